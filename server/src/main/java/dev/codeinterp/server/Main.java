@@ -1,0 +1,92 @@
+package dev.codeinterp.server;
+
+import dev.codeinterp.server.api.WebServer;
+import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.sandbox.DockerSandboxBackend;
+import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.sandbox.SandboxSpec;
+import dev.codeinterp.server.session.ExecutionLimits;
+import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.store.Database;
+import dev.codeinterp.server.store.EventRepository;
+import dev.codeinterp.server.store.ExecutionRepository;
+import dev.codeinterp.server.store.SessionRepository;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The composition root: reads settings and wires store, sandboxes, sessions and the web server. */
+public final class Main implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+    private final Database database;
+    private final DockerSandboxBackend backend;
+    private final SandboxPool pool;
+    private final SessionManager sessions;
+    private final WebServer web;
+
+    public Main(Settings settings) {
+        this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
+        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings));
+        var engine = backend.info();
+        if (engine.available()) {
+            backend.reapOrphans();
+        } else {
+            log.warn("server mode unavailable: {}", engine.problem());
+        }
+        this.pool = new SandboxPool(backend, engine.available() ? settings.poolSize() : 0);
+        this.sessions = new SessionManager(pool, new SessionRepository(database), new ExecutionRepository(database),
+                new EventRepository(database), database.writer(),
+                new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes()),
+                settings.runtime(), settings.idleTtl());
+        this.web = new WebServer(settings, sessions, backend, pool);
+    }
+
+    public Main start(Settings settings) {
+        sessions.start(settings.reapInterval());
+        pool.start();
+        web.start();
+        log.info("serving on http://localhost:{} (runtime {}, image {})", web.port(), settings.runtime(), settings.image());
+        return this;
+    }
+
+    public int port() {
+        return web.port();
+    }
+
+    public SessionManager sessions() {
+        return sessions;
+    }
+
+    public SandboxPool pool() {
+        return pool;
+    }
+
+    public DockerSandboxBackend backend() {
+        return backend;
+    }
+
+    /** Stops in dependency order: no new requests, then sessions, then sandboxes, then the store. */
+    @Override
+    public void close() {
+        try {
+            web.close();
+        } finally {
+            try {
+                sessions.close();
+            } finally {
+                try {
+                    pool.close();
+                    backend.close();
+                } finally {
+                    database.close();
+                }
+            }
+        }
+    }
+
+    public static void main(String[] args) {
+        Settings settings = Settings.fromEnvironment(System.getenv());
+        Main main = new Main(settings).start(settings);
+        Runtime.getRuntime().addShutdownHook(new Thread(main::close, "shutdown"));
+    }
+}

@@ -1,0 +1,49 @@
+package dev.codeinterp.server.api;
+
+import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.server.sandbox.SandboxException;
+import dev.codeinterp.server.session.SessionClosedException;
+import dev.codeinterp.server.session.SessionNotFoundException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Every failure becomes {@code {"error": message}} with a fitting status, mapped here and nowhere else. */
+final class ApiErrors {
+    private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+
+    private ApiErrors() {
+    }
+
+    static void register(RoutesConfig routes) {
+        routes.exception(HttpResponseException.class, (e, ctx) -> respond(ctx, e.getStatus(), e.getMessage()));
+        routes.exception(JsonException.class, (e, ctx) -> respond(ctx, 400, "malformed request: " + e.getMessage()));
+        routes.exception(BadRequest.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
+        routes.exception(SessionNotFoundException.class, (e, ctx) -> respond(ctx, 404, "no such session"));
+        routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
+        routes.exception(SandboxException.class, (e, ctx) -> respond(ctx, 503, "no sandbox available: " + e.getMessage()));
+        routes.exception(Exception.class, (e, ctx) -> {
+            log.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);
+            respond(ctx, 500, "internal error");
+        });
+        routes.error(404, ctx -> {
+            if (ctx.result() == null || ctx.result().isEmpty() || ctx.result().startsWith("Endpoint")) {
+                respond(ctx, 404, "not found");
+            }
+        });
+    }
+
+    static void respond(Context ctx, int status, String message) {
+        ctx.status(status).contentType("application/json").result(WireCodec.encodeError(message));
+    }
+
+    /** A request that is well-formed JSON but asks for something we do not do. */
+    static final class BadRequest extends RuntimeException {
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+}

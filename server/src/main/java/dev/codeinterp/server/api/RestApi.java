@@ -1,0 +1,143 @@
+package dev.codeinterp.server.api;
+
+import dev.codeinterp.model.ExecuteRequest;
+import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.Json;
+import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionNotFoundException;
+import io.javalin.http.Context;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The REST tool API of docs/protocol.md. Handlers parse, delegate to sessions, and encode; nothing more. */
+final class RestApi {
+    private static final int MAX_HISTORY_PAGE = 5000;
+
+    private final SessionManager sessions;
+    private final Settings settings;
+
+    RestApi(SessionManager sessions, Settings settings) {
+        this.sessions = sessions;
+        this.settings = settings;
+    }
+
+    void executeOnce(Context ctx) {
+        ExecuteRequest request = parseExecute(ctx);
+        if (!request.files().isEmpty()) {
+            throw new ApiErrors.BadRequest("'files' is not supported yet by this server");
+        }
+        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request));
+        json(ctx, 200, WireCodec.encode(response));
+    }
+
+    void createSession(Context ctx) {
+        SessionManager.Created created = sessions.create(false);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("id", created.session().id());
+        body.put("token", created.token());
+        body.put("runtime", created.session().runtime());
+        json(ctx, 201, Json.write(body));
+    }
+
+    void executeInSession(Context ctx) {
+        Session session = authorised(ctx);
+        ExecuteRequest request = parseExecute(ctx);
+        if (!request.files().isEmpty()) {
+            throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
+        }
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), timeout(request))));
+    }
+
+    void history(Context ctx) {
+        Session session = authorised(ctx);
+        long after = parseLong(ctx.queryParam("after"), 0);
+        List<Object> events = new ArrayList<>();
+        List<SessionEvent> collected = new ArrayList<>();
+        // subscribe-and-leave gives a consistent snapshot through the same path a WebSocket uses
+        java.util.function.Consumer<SessionEvent> sink = e -> {
+            if (collected.size() < MAX_HISTORY_PAGE) {
+                collected.add(e);
+            }
+        };
+        session.subscribe(after, sink);
+        session.unsubscribe(sink);
+        synchronized (collected) {
+            collected.forEach(e -> events.add(WireCodec.sessionEventFields(e)));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("session_id", session.id());
+        body.put("events", events);
+        body.put("last_seq", session.lastSeq());
+        json(ctx, 200, Json.write(body));
+    }
+
+    void interrupt(Context ctx) {
+        authorised(ctx).interrupt();
+        ctx.status(202);
+    }
+
+    void restart(Context ctx) {
+        authorised(ctx).restart();
+        ctx.status(202);
+    }
+
+    void closeSession(Context ctx) {
+        sessions.close(authorised(ctx));
+        ctx.status(204);
+    }
+
+    private Session authorised(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw new SessionNotFoundException();
+        }
+        return sessions.open(ctx.pathParam("id"), header.substring(7).trim());
+    }
+
+    private ExecuteRequest parseExecute(Context ctx) {
+        String body = ctx.body();
+        if (body.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes() * 2 + 4096) {
+            throw new ApiErrors.BadRequest("request body too large");
+        }
+        ExecuteRequest request = WireCodec.decodeExecuteRequest(body);
+        if (!"python".equalsIgnoreCase(request.language())) {
+            throw new ApiErrors.BadRequest("language '" + request.language() + "' is not supported; only 'python' is");
+        }
+        if (request.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
+            throw new ApiErrors.BadRequest("code is larger than " + settings.maxCodeBytes() + " bytes");
+        }
+        return request;
+    }
+
+    private Duration timeout(ExecuteRequest request) {
+        try {
+            return settings.timeoutFor(request.timeoutSeconds());
+        } catch (IllegalArgumentException e) {
+            throw new ApiErrors.BadRequest(e.getMessage());
+        }
+    }
+
+    private static long parseLong(String value, long fallback) {
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ApiErrors.BadRequest("'" + value + "' is not a whole number");
+        }
+    }
+
+    static void json(Context ctx, int status, String body) {
+        ctx.status(status).contentType("application/json").result(body);
+    }
+}

@@ -1,0 +1,164 @@
+package dev.codeinterp.server.api;
+
+import dev.codeinterp.model.ClientMessage;
+import dev.codeinterp.model.ServerMessage;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.SessionClosedException;
+import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionNotFoundException;
+import io.javalin.websocket.WsCloseContext;
+import io.javalin.websocket.WsConfig;
+import io.javalin.websocket.WsConnectContext;
+import io.javalin.websocket.WsContext;
+import io.javalin.websocket.WsMessageContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A session's WebSocket: the first frame must be {@code hello} with the token; then the client
+ * gets the events it missed and the live ones, and may execute, interrupt and restart.
+ */
+final class SessionSocket {
+    private static final Logger log = LoggerFactory.getLogger(SessionSocket.class);
+    static final int CLOSE_NOT_FOUND = 4404;
+    static final int CLOSE_NO_HELLO = 4401;
+    static final int CLOSE_TOO_SLOW = 4408;
+    private static final long HELLO_DEADLINE_MS = 10_000;
+
+    /** One connection's state: which session it proved access to, and what it is subscribed with. */
+    private static final class Connection {
+        final Outbox outbox;
+        volatile Session session;
+        volatile Consumer<SessionEvent> listener;
+
+        Connection(Outbox outbox) {
+            this.outbox = outbox;
+        }
+    }
+
+    private final SessionManager sessions;
+    private final Settings settings;
+    private final Map<WsContext, Connection> connections = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ws-hello-deadline");
+        t.setDaemon(true);
+        return t;
+    });
+
+    SessionSocket(SessionManager sessions, Settings settings) {
+        this.sessions = sessions;
+        this.settings = settings;
+    }
+
+    void configure(WsConfig ws) {
+        ws.onConnect(this::onConnect);
+        ws.onMessage(this::onMessage);
+        ws.onClose(this::onClose);
+        ws.onError(ctx -> detach(ctx));
+    }
+
+    private void onConnect(WsConnectContext ctx) {
+        ctx.session.setIdleTimeout(java.time.Duration.ofMinutes(10));
+        Connection connection = new Connection(new Outbox(ctx.session, CLOSE_TOO_SLOW));
+        connections.put(ctx, connection);
+        ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
+        timers.schedule(() -> {
+            if (connection.session == null && ctx.session.isOpen()) {
+                ctx.closeSession(CLOSE_NO_HELLO, "no hello");
+            }
+        }, HELLO_DEADLINE_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void onMessage(WsMessageContext ctx) {
+        Connection connection = connections.get(ctx);
+        if (connection == null) {
+            return;
+        }
+        ClientMessage message;
+        try {
+            if (ctx.message().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes() * 2 + 4096) {
+                throw new JsonException("frame too large");
+            }
+            message = WireCodec.decodeClientMessage(ctx.message());
+        } catch (JsonException e) {
+            connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
+            return;
+        }
+        if (connection.session == null) {
+            if (!(message instanceof ClientMessage.Hello hello)) {
+                ctx.closeSession(CLOSE_NO_HELLO, "the first frame must be hello");
+                return;
+            }
+            hello(ctx, connection, hello);
+            return;
+        }
+        try {
+            switch (message.type()) {
+                case HELLO:
+                    connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError("already said hello")));
+                    break;
+                case EXECUTE: {
+                    ClientMessage.Execute execute = (ClientMessage.Execute) message;
+                    if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
+                        throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
+                    }
+                    connection.session.submit(execute.code(), settings.timeoutFor(execute.timeoutSeconds()));
+                    break;
+                }
+                case INTERRUPT:
+                    connection.session.interrupt();
+                    break;
+                case RESTART:
+                    connection.session.restart();
+                    break;
+                default:
+                    break;
+            }
+        } catch (IllegalArgumentException | SessionClosedException e) {
+            connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
+        }
+    }
+
+    private void hello(WsMessageContext ctx, Connection connection, ClientMessage.Hello hello) {
+        Session session;
+        try {
+            session = sessions.open(ctx.pathParam("id"), hello.token());
+        } catch (SessionNotFoundException e) {
+            ctx.closeSession(CLOSE_NOT_FOUND, "no such session");
+            return;
+        }
+        connection.session = session;
+        Consumer<SessionEvent> listener = e -> connection.outbox.send(WireCodec.encode(new ServerMessage.EventFrame(e)));
+        connection.listener = listener;
+        // welcome first, so the client knows the runtime before the replayed events arrive
+        connection.outbox.send(WireCodec.encode(new ServerMessage.Welcome(session.id(), session.runtime(), session.lastSeq())));
+        session.subscribe(hello.lastSeq(), listener);
+    }
+
+    private void onClose(WsCloseContext ctx) {
+        detach(ctx);
+    }
+
+    private void detach(WsContext ctx) {
+        Connection connection = connections.remove(ctx);
+        if (connection != null && connection.session != null && connection.listener != null) {
+            connection.session.unsubscribe(connection.listener);
+        }
+    }
+
+    void close() {
+        timers.shutdownNow();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.codeinterp.server.api;
+
+import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.sandbox.SandboxBackend;
+import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.SessionManager;
+import io.javalin.Javalin;
+import io.javalin.http.staticfiles.Location;
+
+import java.net.URI;
+
+/** The Javalin app: routes as method references to handler instances, security headers on every answer. */
+public final class WebServer implements AutoCloseable {
+    static final String CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+            + "img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+    private final Javalin app;
+    private final SessionSocket socket;
+
+    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
+        RestApi rest = new RestApi(sessions, settings);
+        HealthApi health = new HealthApi(backend, pool, sessions);
+        this.socket = new SessionSocket(sessions, settings);
+        OriginCheck origins = new OriginCheck(settings.allowedOrigins());
+        this.app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.jetty.host = settings.host();
+            config.jetty.port = settings.port();
+            config.http.maxRequestSize = settings.maxCodeBytes() * 6 + (64 << 10);
+            config.jetty.modifyWebSocketServletFactory(ws -> {
+                ws.setMaxTextMessageSize(settings.maxCodeBytes() * 6 + (64 << 10));
+                ws.setMaxBinaryMessageSize(1024);
+            });
+            if (WebServer.class.getResource("/public/index.html") != null) {
+                config.staticFiles.add(files -> {
+                    files.hostedPath = "/";
+                    files.directory = "/public";
+                    files.location = Location.CLASSPATH;
+                });
+            }
+            var routes = config.routes;
+            ApiErrors.register(routes);
+            routes.before(SecurityHeaders::apply);
+            routes.get("/healthz", health::health);
+            routes.post("/api/v1/execute", rest::executeOnce);
+            routes.post("/api/v1/sessions", rest::createSession);
+            routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);
+            routes.get("/api/v1/sessions/{id}/events", rest::history);
+            routes.post("/api/v1/sessions/{id}/interrupt", rest::interrupt);
+            routes.post("/api/v1/sessions/{id}/restart", rest::restart);
+            routes.delete("/api/v1/sessions/{id}", rest::closeSession);
+            routes.wsBeforeUpgrade("/api/v1/sessions/{id}/ws", origins::check);
+            routes.ws("/api/v1/sessions/{id}/ws", socket::configure);
+        });
+    }
+
+    public WebServer start() {
+        app.start();
+        return this;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public URI uri() {
+        return URI.create("http://localhost:" + port());
+    }
+
+    @Override
+    public void close() {
+        socket.close();
+        app.stop();
+    }
+}

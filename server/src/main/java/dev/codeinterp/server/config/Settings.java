@@ -1,0 +1,108 @@
+package dev.codeinterp.server.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything the server can be told, read once at start from environment variables
+ * ({@code CODEINTERP_*}) and validated, so a typo fails the start instead of a request.
+ */
+public record Settings(
+        String host,
+        int port,
+        Path dataDir,
+        String image,
+        String runtime,
+        int poolSize,
+        Duration idleTtl,
+        Duration reapInterval,
+        Duration defaultTimeout,
+        Duration maxTimeout,
+        Duration interruptGrace,
+        long outputCapBytes,
+        long memoryBytes,
+        double cpus,
+        int processLimit,
+        long workspaceBytes,
+        long tmpBytes,
+        List<String> allowedOrigins,
+        long maxCodeBytes) {
+
+    public static final List<String> RUNTIMES = List.of("runc", "runsc");
+
+    public Settings {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port must be 0..65535, got " + port);
+        }
+        if (!RUNTIMES.contains(runtime)) {
+            throw new IllegalArgumentException("runtime must be one of " + RUNTIMES + ", got " + runtime);
+        }
+        if (poolSize < 0 || poolSize > 64) {
+            throw new IllegalArgumentException("pool size must be 0..64, got " + poolSize);
+        }
+        if (defaultTimeout.compareTo(maxTimeout) > 0) {
+            throw new IllegalArgumentException("default timeout exceeds the maximum timeout");
+        }
+        if (outputCapBytes < 1024) {
+            throw new IllegalArgumentException("output cap must be at least 1 KiB");
+        }
+        if (memoryBytes < 64L << 20) {
+            throw new IllegalArgumentException("sandbox memory must be at least 64 MiB");
+        }
+        if (cpus <= 0) {
+            throw new IllegalArgumentException("cpus must be positive");
+        }
+        allowedOrigins = List.copyOf(allowedOrigins);
+    }
+
+    /** Defaults, overridden by {@code CODEINTERP_*} variables of {@code env}. */
+    public static Settings fromEnvironment(Map<String, String> env) {
+        EnvReader r = new EnvReader(env);
+        return new Settings(
+                r.string("HOST", "0.0.0.0"),
+                r.integer("PORT", 8080),
+                Path.of(r.string("DATA_DIR", "data")).toAbsolutePath(),
+                r.string("IMAGE", "codeinterp-sandbox:latest"),
+                r.string("RUNTIME", "runc"),
+                r.integer("POOL_SIZE", 2),
+                r.duration("IDLE_TTL", Duration.ofHours(1)),
+                r.duration("REAP_INTERVAL", Duration.ofSeconds(30)),
+                r.duration("TIMEOUT", Duration.ofSeconds(30)),
+                r.duration("MAX_TIMEOUT", Duration.ofMinutes(10)),
+                r.duration("INTERRUPT_GRACE", Duration.ofSeconds(2)),
+                r.bytes("OUTPUT_CAP", 1L << 20),
+                r.bytes("MEMORY", 1L << 30),
+                r.decimal("CPUS", 1.0),
+                r.integer("PROCESS_LIMIT", 256),
+                r.bytes("WORKSPACE_SIZE", 1L << 30),
+                r.bytes("TMP_SIZE", 256L << 20),
+                r.list("ALLOWED_ORIGINS"),
+                r.bytes("MAX_CODE", 1L << 20));
+    }
+
+    public Settings withRuntime(String newRuntime) {
+        return new Settings(host, port, dataDir, image, newRuntime, poolSize, idleTtl, reapInterval, defaultTimeout,
+                maxTimeout, interruptGrace, outputCapBytes, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes,
+                allowedOrigins, maxCodeBytes);
+    }
+
+    public Settings withPort(int newPort) {
+        return new Settings(host, newPort, dataDir, image, runtime, poolSize, idleTtl, reapInterval, defaultTimeout,
+                maxTimeout, interruptGrace, outputCapBytes, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes,
+                allowedOrigins, maxCodeBytes);
+    }
+
+    /** The timeout for one execution: the request's, bounded by the maximum, or the default. */
+    public Duration timeoutFor(Double requestedSeconds) {
+        if (requestedSeconds == null) {
+            return defaultTimeout;
+        }
+        if (!(requestedSeconds > 0)) {
+            throw new IllegalArgumentException("timeout must be a positive number of seconds");
+        }
+        Duration requested = Duration.ofMillis((long) (requestedSeconds * 1000));
+        return requested.compareTo(maxTimeout) > 0 ? maxTimeout : requested;
+    }
+}

@@ -1,0 +1,184 @@
+package dev.codeinterp.server.sandbox;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.model.Frame;
+import com.github.dockerjava.api.model.StreamType;
+import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.JsonException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One container running the runner, attached before start: stdin is a {@link StdinFeed}, stdout
+ * frames are reassembled into lines and decoded. Whatever the runner writes is untrusted.
+ */
+final class DockerSandbox implements Sandbox {
+    private static final Logger log = LoggerFactory.getLogger(DockerSandbox.class);
+    /** Largest runner line kept: enough for a big PNG, small enough that a hostile line cannot hurt. */
+    static final int MAX_LINE_BYTES = 16 << 20;
+    private static final int TAIL_CHARS = 2000;
+
+    private final DockerClient docker;
+    private final String containerId;
+    private final String runtime;
+    private final Executor cleanup;
+    private final StdinFeed stdin = new StdinFeed();
+    private final CompletableFuture<RunnerMessage.Ready> ready = new CompletableFuture<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final StringBuilder tail = new StringBuilder();
+    private final LineAssembler lines;
+    private volatile Consumer<RunnerMessage> messages = m -> { };
+    private volatile Runnable exited = () -> { };
+    private volatile boolean alive = true;
+
+    DockerSandbox(DockerClient docker, String containerId, String runtime, Executor cleanup) {
+        this.docker = docker;
+        this.containerId = containerId;
+        this.runtime = runtime;
+        this.cleanup = cleanup;
+        this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
+    }
+
+    /** Attaches to the created container; must happen before it starts so no output is lost. */
+    void attach() throws InterruptedException {
+        ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
+            @Override
+            public void onNext(Frame frame) {
+                if (frame.getStreamType() == StreamType.STDERR) {
+                    remember(new String(frame.getPayload(), StandardCharsets.UTF_8));
+                } else {
+                    lines.accept(frame.getPayload());
+                }
+            }
+
+            @Override
+            public void onError(Throwable throwable) {
+                if (!closed.get()) {
+                    log.debug("attach stream of {} failed", shortId(), throwable);
+                }
+                ended();
+            }
+
+            @Override
+            public void onComplete() {
+                ended();
+            }
+        };
+        docker.attachContainerCmd(containerId)
+                .withStdIn(stdin)
+                .withStdOut(true)
+                .withStdErr(true)
+                .withFollowStream(true)
+                .exec(callback);
+        callback.awaitStarted();
+    }
+
+    CompletableFuture<RunnerMessage.Ready> ready() {
+        return ready;
+    }
+
+    private void onLine(String line) {
+        RunnerMessage message;
+        try {
+            message = WireCodec.decodeRunnerLine(line);
+        } catch (JsonException e) {
+            // not protocol: something the cell wrote past the runner; keep it for diagnosis only
+            remember(line + "\n");
+            return;
+        }
+        if (message instanceof RunnerMessage.Ready r && !ready.isDone()) {
+            ready.complete(r);
+            return;
+        }
+        messages.accept(message);
+    }
+
+    private void onOversizedLine(long bytes) {
+        messages.accept(new RunnerMessage.ProtocolError("dropped an output of " + bytes
+                + " bytes: larger than the " + (MAX_LINE_BYTES >> 20) + " MiB limit for one output"));
+    }
+
+    private synchronized void remember(String text) {
+        tail.append(text);
+        if (tail.length() > TAIL_CHARS) {
+            tail.delete(0, tail.length() - TAIL_CHARS);
+        }
+    }
+
+    private void ended() {
+        if (!alive) {
+            return;
+        }
+        alive = false;
+        ready.completeExceptionally(new SandboxException("the sandbox exited before it was ready: " + lastOutput()));
+        exited.run();
+    }
+
+    private synchronized String lastOutput() {
+        return tail.toString();
+    }
+
+    @Override
+    public String id() {
+        return containerId;
+    }
+
+    @Override
+    public String runtime() {
+        return runtime;
+    }
+
+    @Override
+    public void onOutput(Consumer<RunnerMessage> messages, Runnable exited) {
+        this.messages = messages;
+        this.exited = exited;
+        if (!alive) {
+            exited.run();
+        }
+    }
+
+    @Override
+    public void send(String line) {
+        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public SandboxExit diagnose() {
+        try {
+            InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
+            Long code = state.getExitCodeLong();
+            boolean oom = Boolean.TRUE.equals(state.getOOMKilled());
+            return new SandboxExit(code == null ? null : code.intValue(), oom, lastOutput());
+        } catch (RuntimeException e) {
+            return new SandboxExit(null, false, lastOutput());
+        }
+    }
+
+    @Override
+    public boolean alive() {
+        return alive;
+    }
+
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        alive = false;
+        stdin.close();
+        cleanup.execute(() -> DockerSandboxBackend.remove(docker, containerId));
+    }
+
+    private String shortId() {
+        return containerId.substring(0, Math.min(12, containerId.length()));
+    }
+}

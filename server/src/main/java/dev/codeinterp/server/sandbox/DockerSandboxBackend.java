@@ -1,0 +1,223 @@
+package dev.codeinterp.server.sandbox;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.Capability;
+import com.github.dockerjava.api.model.Container;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.Info;
+import com.github.dockerjava.api.model.Ulimit;
+import com.github.dockerjava.api.model.Version;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/** Sandboxes as Docker containers, hardened per {@link SandboxSpec}, labelled so they can be found again. */
+public final class DockerSandboxBackend implements SandboxBackend {
+    private static final Logger log = LoggerFactory.getLogger(DockerSandboxBackend.class);
+    public static final String LABEL_MANAGED = "dev.codeinterp.managed";
+    public static final String LABEL_INSTANCE = "dev.codeinterp.instance";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    private final DockerClient docker;
+    private final SandboxSpec spec;
+    /** Identifies this server process; containers with another value are a previous process's orphans. */
+    private final String instanceId = UUID.randomUUID().toString();
+    private final ExecutorService cleanup = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "sandbox-cleanup");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private DockerSandboxBackend(DockerClient docker, SandboxSpec spec) {
+        this.docker = docker;
+        this.spec = spec;
+    }
+
+    /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
+    public static DockerSandboxBackend connect(SandboxSpec spec) {
+        DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+        ZerodepDockerHttpClient http = new ZerodepDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .maxConnections(64)
+                .connectionTimeout(Duration.ofSeconds(5))
+                .build();
+        return new DockerSandboxBackend(DockerClientImpl.getInstance(config, http), spec);
+    }
+
+    public DockerClient client() {
+        return docker;
+    }
+
+    public SandboxSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public Sandbox start() {
+        String containerId;
+        try {
+            containerId = docker.createContainerCmd(spec.image())
+                    .withLabels(Map.of(LABEL_MANAGED, "true", LABEL_INSTANCE, instanceId))
+                    .withCmd(SandboxSpec.COMMAND)
+                    .withEnv(SandboxSpec.ENVIRONMENT)
+                    .withUser(SandboxSpec.USER)
+                    .withWorkingDir(SandboxSpec.WORKSPACE)
+                    .withHostName("sandbox")
+                    .withAttachStdin(true)
+                    .withAttachStdout(true)
+                    .withAttachStderr(true)
+                    .withStdinOpen(true)
+                    .withStdInOnce(true)
+                    .withTty(false)
+                    .withNetworkDisabled(true)
+                    .withHostConfig(hostConfig())
+                    .exec()
+                    .getId();
+        } catch (NotFoundException e) {
+            throw new SandboxException("the sandbox image " + spec.image() + " is not built; run the README's run command", e);
+        } catch (RuntimeException e) {
+            throw new SandboxException("could not create a sandbox: " + e.getMessage(), e);
+        }
+        DockerSandbox sandbox = new DockerSandbox(docker, containerId, spec.runtime(), cleanup);
+        try {
+            sandbox.attach();
+            docker.startContainerCmd(containerId).exec();
+            sandbox.ready().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return sandbox;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            sandbox.close();
+            throw new SandboxException("interrupted while starting a sandbox", e);
+        } catch (Exception e) {
+            SandboxExit exit = sandbox.diagnose();
+            sandbox.close();
+            throw new SandboxException("the sandbox did not start: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
+                    + (exit.lastOutput().isEmpty() ? "" : " — last output: " + exit.lastOutput()), e);
+        }
+    }
+
+    HostConfig hostConfig() {
+        Map<String, String> tmpfs = Map.of(
+                "/tmp", "rw,nosuid,nodev,noexec,size=" + spec.tmpBytes() + ",mode=1777",
+                SandboxSpec.WORKSPACE, "rw,nosuid,nodev,size=" + spec.workspaceBytes() + ",uid=1000,gid=1000,mode=0700");
+        List<Ulimit> ulimits = List.of(
+                new Ulimit("nproc", spec.nprocLimit(), spec.nprocLimit()),
+                new Ulimit("nofile", 1024L, 1024L),
+                new Ulimit("fsize", spec.maxFileBytes(), spec.maxFileBytes()),
+                new Ulimit("core", 0L, 0L));
+        return HostConfig.newHostConfig()
+                .withRuntime(spec.runtime())
+                .withNetworkMode("none")
+                .withCapDrop(Capability.ALL)
+                .withSecurityOpts(List.of("no-new-privileges"))
+                .withReadonlyRootfs(true)
+                .withTmpFs(tmpfs)
+                .withMemory(spec.memoryBytes())
+                .withMemorySwap(spec.memoryBytes())
+                .withNanoCPUs((long) (spec.cpus() * 1_000_000_000L))
+                .withPidsLimit(spec.pidsLimit())
+                .withUlimits(ulimits)
+                .withInit(true)
+                .withIpcMode("private")
+                .withAutoRemove(false);
+    }
+
+    @Override
+    public int reapOrphans() {
+        int removed = 0;
+        for (Container c : managedContainers()) {
+            if (!instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
+                remove(docker, c.getId());
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            log.info("removed {} sandbox(es) left by a previous server process", removed);
+        }
+        return removed;
+    }
+
+    /** Every container carrying our label, of any process, running or not. */
+    public List<Container> managedContainers() {
+        return docker.listContainersCmd().withShowAll(true)
+                .withLabelFilter(Map.of(LABEL_MANAGED, "true")).exec();
+    }
+
+    public String instanceId() {
+        return instanceId;
+    }
+
+    @Override
+    public EngineInfo info() {
+        try {
+            Version version = docker.versionCmd().exec();
+            Info info = docker.infoCmd().exec();
+            List<String> runtimes = new ArrayList<>();
+            if (info.getRawValues().get("Runtimes") instanceof Map<?, ?> m) {
+                m.keySet().forEach(k -> runtimes.add(String.valueOf(k)));
+            }
+            boolean imagePresent = true;
+            String problem = null;
+            try {
+                docker.inspectImageCmd(spec.image()).exec();
+            } catch (NotFoundException e) {
+                imagePresent = false;
+                problem = "sandbox image " + spec.image() + " is not built";
+            }
+            if (!runtimes.contains(spec.runtime())) {
+                problem = "runtime " + spec.runtime() + " is not registered with the Docker engine";
+            }
+            return new EngineInfo(imagePresent && problem == null, version.getVersion(), runtimes, spec.runtime(), spec.image(), problem);
+        } catch (RuntimeException e) {
+            return EngineInfo.unavailable(spec.runtime(), spec.image(), "no Docker engine answers: " + e.getMessage());
+        }
+    }
+
+    static void remove(DockerClient docker, String containerId) {
+        try {
+            docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
+        } catch (NotFoundException e) {
+            // already gone
+        } catch (RuntimeException e) {
+            log.warn("could not remove sandbox {}: {}", containerId, e.getMessage());
+        }
+    }
+
+    /** Removes this process's sandboxes; called at shutdown, after sessions closed theirs. */
+    @Override
+    public void close() {
+        try {
+            for (Container c : managedContainers()) {
+                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
+                    remove(docker, c.getId());
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not list sandboxes at shutdown: {}", e.getMessage());
+        } finally {
+            cleanup.shutdown();
+            try {
+                cleanup.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                docker.close();
+            } catch (java.io.IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.codeinterp.server.sandbox;
+
+import dev.codeinterp.model.RunnerMessage;
+
+import java.util.function.Consumer;
+
+/** One running interpreter: lines go in over stdin, runner messages come out. */
+public interface Sandbox extends AutoCloseable {
+
+    String id();
+
+    String runtime();
+
+    /** Where this sandbox's messages and its exit go. Set once, by the session that owns it. */
+    void onOutput(Consumer<RunnerMessage> messages, Runnable exited);
+
+    /** Writes one protocol line (without the newline) to the runner's stdin. */
+    void send(String line);
+
+    /** Inspects the sandbox after its runner went away. */
+    SandboxExit diagnose();
+
+    boolean alive();
+
+    /** Kills and removes the sandbox. Idempotent; never throws. */
+    @Override
+    void close();
+}

@@ -1,0 +1,20 @@
+package dev.codeinterp.server.sandbox;
+
+/**
+ * Where interpreters live. Docker today; the interface is what the session layer sees, so a
+ * Kubernetes or Firecracker backend can come later without touching sessions.
+ */
+public interface SandboxBackend extends AutoCloseable {
+
+    /** Creates, starts and waits for a sandbox whose runner said {@code ready}. */
+    Sandbox start() throws SandboxException;
+
+    /** Removes every sandbox a previous process of this server left behind (found by label). */
+    int reapOrphans();
+
+    /** Facts for {@code /healthz}: engine version, runtimes, image. */
+    EngineInfo info();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,12 @@
+package dev.codeinterp.server.sandbox;
+
+/** Why a sandbox's runner went away, from inspecting the dead container. */
+public record SandboxExit(Integer exitCode, boolean oomKilled, String lastOutput) {
+
+    public String describe() {
+        if (oomKilled) {
+            return "the interpreter ran out of memory and was restarted";
+        }
+        return "the interpreter exited" + (exitCode == null ? "" : " with code " + exitCode) + " and was restarted";
+    }
+}

@@ -1,0 +1,55 @@
+package dev.codeinterp.server.sandbox;
+
+import dev.codeinterp.server.config.Settings;
+
+import java.util.List;
+
+/**
+ * The hardened shape of every sandbox, derived from settings only: users never choose image,
+ * mounts, flags or runtime.
+ */
+public record SandboxSpec(String image, String runtime, long memoryBytes, double cpus, int processLimit,
+                          long workspaceBytes, long tmpBytes, long maxFileBytes) {
+
+    public static final String USER = "1000:1000";
+    public static final String WORKSPACE = "/workspace";
+    public static final List<String> COMMAND = List.of("python3", "-u", "/opt/runner/runner.py");
+
+    /** The whole environment of the runner: an allow-list, nothing inherited from the server. */
+    public static final List<String> ENVIRONMENT = List.of(
+            "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOME=/workspace",
+            "LANG=C.UTF-8",
+            "PYTHONUNBUFFERED=1",
+            "PYTHONDONTWRITEBYTECODE=1",
+            "MPLBACKEND=Agg",
+            "MPLCONFIGDIR=/tmp/matplotlib",
+            "OPENBLAS_NUM_THREADS=1",
+            "OMP_NUM_THREADS=1");
+
+    public static SandboxSpec from(Settings s) {
+        return new SandboxSpec(s.image(), s.runtime(), s.memoryBytes(), s.cpus(), s.processLimit(),
+                s.workspaceBytes(), s.tmpBytes(), s.workspaceBytes());
+    }
+
+    public SandboxSpec withRuntime(String other) {
+        return new SandboxSpec(image, other, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes, maxFileBytes);
+    }
+
+    /**
+     * The kernel-side process cap. Under runc the pids cgroup holds the cap per container; under
+     * runsc a low pids limit kills the whole sandbox, so there the cap is RLIMIT_NPROC (enforced
+     * per sandbox by gVisor) and the cgroup limit is only a high backstop.
+     */
+    public long pidsLimit() {
+        return "runsc".equals(runtime) ? 4096 : processLimit;
+    }
+
+    /**
+     * RLIMIT_NPROC. Under runc it counts every process of uid 1000 on the host, across sandboxes,
+     * so it is set high there and the pids cgroup does the per-sandbox work.
+     */
+    public long nprocLimit() {
+        return "runsc".equals(runtime) ? processLimit : 65536;
+    }
+}

@@ -1,0 +1,7 @@
+package dev.codeinterp.server.session;
+
+public final class SessionClosedException extends RuntimeException {
+    public SessionClosedException() {
+        super("the session is closed");
+    }
+}

@@ -1,0 +1,88 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.server.store.EventRepository;
+import dev.codeinterp.server.store.StoreWriter;
+import org.jooq.DSLContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * A session's numbered event log. {@link #emit} stores an event before any listener sees it, so
+ * a crash loses nothing that was sent; {@link #subscribe} replays stored events and attaches the
+ * listener under the same lock, so a resuming client gets no gap and no duplicate.
+ */
+final class SessionEvents {
+    private static final Logger log = LoggerFactory.getLogger(SessionEvents.class);
+    private static final int REPLAY_PAGE = 1000;
+
+    private final String sessionId;
+    private final StoreWriter writer;
+    private final EventRepository events;
+    private final List<Consumer<SessionEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final Object lock = new Object();
+    private long lastSeq;
+
+    SessionEvents(String sessionId, long lastSeq, StoreWriter writer, EventRepository events) {
+        this.sessionId = sessionId;
+        this.lastSeq = lastSeq;
+        this.writer = writer;
+        this.events = events;
+    }
+
+    SessionEvent emit(String executionId, Event event) {
+        return emit(executionId, event, ctx -> { });
+    }
+
+    /** Numbers, stores (with {@code alsoWrite} in the same transaction) and then fans out the event. */
+    SessionEvent emit(String executionId, Event event, Consumer<DSLContext> alsoWrite) {
+        synchronized (lock) {
+            SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
+            writer.write(ctx -> {
+                EventRepository.append(ctx, sessionId, e);
+                alsoWrite.accept(ctx);
+            });
+            lastSeq = e.seq();
+            for (Consumer<SessionEvent> listener : listeners) {
+                try {
+                    listener.accept(e);
+                } catch (RuntimeException ex) {
+                    log.warn("an event listener of session {} failed", sessionId, ex);
+                }
+            }
+            return e;
+        }
+    }
+
+    /** Sends every stored event after {@code afterSeq} to the listener, then every new one. Returns the seq reached. */
+    long subscribe(long afterSeq, Consumer<SessionEvent> listener) {
+        synchronized (lock) {
+            long cursor = Math.max(0, afterSeq);
+            while (cursor < lastSeq) {
+                List<SessionEvent> page = events.after(sessionId, cursor, REPLAY_PAGE);
+                if (page.isEmpty()) {
+                    break;
+                }
+                page.forEach(listener);
+                cursor = page.get(page.size() - 1).seq();
+            }
+            listeners.add(listener);
+            return lastSeq;
+        }
+    }
+
+    void unsubscribe(Consumer<SessionEvent> listener) {
+        listeners.remove(listener);
+    }
+
+    long lastSeq() {
+        synchronized (lock) {
+            return lastSeq;
+        }
+    }
+}

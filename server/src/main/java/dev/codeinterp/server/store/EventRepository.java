@@ -1,0 +1,49 @@
+package dev.codeinterp.server.store;
+
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.JsonObject;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+import java.util.List;
+
+import static dev.codeinterp.server.store.generated.Tables.EVENTS;
+
+/** Every event of every session, keyed by (session, seq), stored as its wire JSON. */
+public final class EventRepository {
+    private final Database db;
+
+    public EventRepository(Database db) {
+        this.db = db;
+    }
+
+    public static void append(DSLContext ctx, String sessionId, SessionEvent e) {
+        ctx.insertInto(EVENTS)
+                .set(EVENTS.SESSION_ID, sessionId)
+                .set(EVENTS.SEQ, e.seq())
+                .set(EVENTS.EXECUTION_ID, e.executionId())
+                .set(EVENTS.TYPE, e.event().type().wire())
+                .set(EVENTS.CREATED_AT, e.timestampMs())
+                .set(EVENTS.BODY, dev.codeinterp.model.json.Json.write(WireCodec.sessionEventFields(e)))
+                .execute();
+    }
+
+    /** Events with seq greater than {@code afterSeq}, oldest first, at most {@code limit}. */
+    public List<SessionEvent> after(String sessionId, long afterSeq, int limit) {
+        return db.read(ctx -> ctx.select(EVENTS.BODY).from(EVENTS)
+                .where(EVENTS.SESSION_ID.eq(sessionId)).and(EVENTS.SEQ.gt(afterSeq))
+                .orderBy(EVENTS.SEQ).limit(limit)
+                .fetch(r -> WireCodec.decodeSessionEvent(JsonObject.parse(r.value1()))));
+    }
+
+    public long lastSeq(String sessionId) {
+        Long max = db.read(ctx -> ctx.select(DSL.max(EVENTS.SEQ)).from(EVENTS).where(EVENTS.SESSION_ID.eq(sessionId)).fetchOne(0, Long.class));
+        return max == null ? 0 : max;
+    }
+
+    public static long lastSeq(DSLContext ctx, String sessionId) {
+        Long max = ctx.select(DSL.max(EVENTS.SEQ)).from(EVENTS).where(EVENTS.SESSION_ID.eq(sessionId)).fetchOne(0, Long.class);
+        return max == null ? 0 : max;
+    }
+}

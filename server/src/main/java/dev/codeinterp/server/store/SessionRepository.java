@@ -1,0 +1,45 @@
+package dev.codeinterp.server.store;
+
+import dev.codeinterp.server.store.generated.tables.records.SessionsRecord;
+
+import java.util.Optional;
+
+import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
+
+public final class SessionRepository {
+    private final Database db;
+
+    public SessionRepository(Database db) {
+        this.db = db;
+    }
+
+    public void insert(StoredSession s) {
+        db.writer().write(ctx -> ctx.insertInto(SESSIONS)
+                .set(SESSIONS.ID, s.id())
+                .set(SESSIONS.TOKEN_HASH, s.tokenHash())
+                .set(SESSIONS.RUNTIME, s.runtime())
+                .set(SESSIONS.ONE_SHOT, s.oneShot())
+                .set(SESSIONS.CREATED_AT, s.createdAt())
+                .set(SESSIONS.LAST_ACTIVE_AT, s.lastActiveAt())
+                .execute());
+    }
+
+    public Optional<StoredSession> find(String id) {
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.ID.eq(id)).fetchOptional())
+                .map(SessionRepository::toSession);
+    }
+
+    public void touch(String id, long now) {
+        db.writer().submit(ctx -> ctx.update(SESSIONS).set(SESSIONS.LAST_ACTIVE_AT, now).where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    public void markClosed(String id, long now) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.CLOSED_AT, now)
+                .where(SESSIONS.ID.eq(id)).and(SESSIONS.CLOSED_AT.isNull()).execute());
+    }
+
+    private static StoredSession toSession(SessionsRecord r) {
+        return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
+                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt());
+    }
+}

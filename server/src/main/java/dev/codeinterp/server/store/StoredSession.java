@@ -1,0 +1,6 @@
+package dev.codeinterp.server.store;
+
+/** A session row. The token itself is never stored, only its SHA-256. */
+public record StoredSession(String id, String tokenHash, String runtime, boolean oneShot, long createdAt,
+                            long lastActiveAt, Long closedAt) {
+}

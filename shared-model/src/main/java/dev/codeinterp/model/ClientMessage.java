@@ -1,0 +1,26 @@
+package dev.codeinterp.model;
+
+/** What a browser or agent sends over a session's WebSocket. */
+public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage.Execute,
+        ClientMessage.Interrupt, ClientMessage.Restart {
+
+    ClientMessageType type();
+
+    /** First frame on a connection: proves access with the session token, asks for events after {@code lastSeq}. */
+    record Hello(String token, long lastSeq) implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.HELLO; }
+    }
+
+    /** Run a cell. {@code timeoutSeconds} is optional (null: the server's default). */
+    record Execute(String code, Double timeoutSeconds) implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.EXECUTE; }
+    }
+
+    record Interrupt() implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.INTERRUPT; }
+    }
+
+    record Restart() implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.RESTART; }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.codeinterp.model;
+
+/** The {@code type} discriminator of an {@link Event} on the wire. */
+public enum EventType {
+    QUEUED("queued"),
+    STARTED("started"),
+    STREAM("stream"),
+    DISPLAY_DATA("display_data"),
+    EXECUTE_RESULT("execute_result"),
+    ERROR("error"),
+    TRUNCATED("truncated"),
+    ARTIFACT("artifact"),
+    RESTARTED("restarted"),
+    FINISHED("finished");
+
+    private final String wire;
+
+    EventType(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    /** The type for a wire name, or null when it is not one. */
+    public static EventType fromWire(String name) {
+        for (EventType t : values()) {
+            if (t.wire.equals(name)) {
+                return t;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.codeinterp.model;
+
+public enum StreamName {
+    STDOUT("stdout"),
+    STDERR("stderr");
+
+    private final String wire;
+
+    StreamName(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public static StreamName fromWire(String name) {
+        return "stderr".equals(name) ? STDERR : STDOUT;
+    }
+}
