@@ -35,7 +35,7 @@ public final class Main implements AutoCloseable {
         }
         this.pool = new SandboxPool(backend, engine.available() ? settings.poolSize() : 0);
         this.sessions = new SessionManager(pool, new SessionRepository(database), new ExecutionRepository(database),
-                new EventRepository(database), database.writer(),
+                new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes()),
                 settings.runtime(), settings.idleTtl());
         this.web = new WebServer(settings, sessions, backend, pool);

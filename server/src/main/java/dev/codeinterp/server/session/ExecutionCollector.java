@@ -70,7 +70,8 @@ public final class ExecutionCollector implements Consumer<SessionEvent> {
                 break;
             case FINISHED: {
                 Event.Finished f = (Event.Finished) event;
-                double seconds = f.durationMs() != null ? f.durationMs() / 1000.0 : (System.nanoTime() - startedNanos) / 1e9;
+                // wall time as the caller saw it, queueing included: never 0, even for a sub-millisecond cell
+                double seconds = (System.nanoTime() - startedNanos) / 1e9;
                 done.complete(new ExecuteResponse(f.status() == Status.OK, f.status(), stdout.toString(), stderr.toString(),
                         List.copyOf(results), List.copyOf(images), error, seconds));
                 break;

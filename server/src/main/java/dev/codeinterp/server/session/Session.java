@@ -9,7 +9,6 @@ import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxExit;
-import dev.codeinterp.server.store.ExecutionRepository;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -119,9 +118,7 @@ public final class Session {
             throw new SessionClosedException();
         }
         String executionId = Tokens.newId();
-        long now = System.currentTimeMillis();
-        events.emit(executionId, new Event.Queued(code),
-                ctx -> ExecutionRepository.insertQueued(ctx, executionId, id, code, now));
+        events.emit(executionId, new Event.Queued(code));
         busy = true;
         touch();
         inbox.add(new Submit(executionId, code, timeout));
@@ -270,8 +267,7 @@ public final class Session {
         String executionId = current.cell.executionId();
         switch (event.type()) {
             case STARTED:
-                events.emit(executionId, event,
-                        ctx -> ExecutionRepository.markRunning(ctx, executionId, ((Event.Started) event).executionCount()));
+                events.emit(executionId, event);
                 break;
             case STREAM:
                 emitCapped(executionId, (Event.Stream) event);
@@ -418,8 +414,7 @@ public final class Session {
     }
 
     private void finish(String executionId, Event.Finished finished) {
-        long now = System.currentTimeMillis();
-        events.emit(executionId, finished, ctx -> ExecutionRepository.markFinished(ctx, executionId, finished, now));
+        events.emit(executionId, finished);
         if (current != null && current.cell.executionId().equals(executionId)) {
             current = null;
         }

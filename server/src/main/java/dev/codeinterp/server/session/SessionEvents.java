@@ -3,8 +3,6 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.server.store.EventRepository;
-import dev.codeinterp.server.store.StoreWriter;
-import org.jooq.DSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,31 +20,22 @@ final class SessionEvents {
     private static final int REPLAY_PAGE = 1000;
 
     private final String sessionId;
-    private final StoreWriter writer;
     private final EventRepository events;
     private final List<Consumer<SessionEvent>> listeners = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
     private long lastSeq;
 
-    SessionEvents(String sessionId, long lastSeq, StoreWriter writer, EventRepository events) {
+    SessionEvents(String sessionId, long lastSeq, EventRepository events) {
         this.sessionId = sessionId;
         this.lastSeq = lastSeq;
-        this.writer = writer;
         this.events = events;
     }
 
+    /** Numbers, stores (with what it says about its cell) and then fans out the event. */
     SessionEvent emit(String executionId, Event event) {
-        return emit(executionId, event, ctx -> { });
-    }
-
-    /** Numbers, stores (with {@code alsoWrite} in the same transaction) and then fans out the event. */
-    SessionEvent emit(String executionId, Event event, Consumer<DSLContext> alsoWrite) {
         synchronized (lock) {
             SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
-            writer.write(ctx -> {
-                EventRepository.append(ctx, sessionId, e);
-                alsoWrite.accept(ctx);
-            });
+            events.record(sessionId, e);
             lastSeq = e.seq();
             for (Consumer<SessionEvent> listener : listeners) {
                 try {

@@ -8,7 +8,6 @@ import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import dev.codeinterp.server.store.SessionRepository;
-import dev.codeinterp.server.store.StoreWriter;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +35,6 @@ public final class SessionManager implements AutoCloseable {
     private final SessionRepository sessions;
     private final ExecutionRepository executions;
     private final EventRepository eventLog;
-    private final StoreWriter writer;
     private final ExecutionLimits limits;
     private final String runtime;
     private final Duration idleTtl;
@@ -48,13 +46,12 @@ public final class SessionManager implements AutoCloseable {
     });
 
     public SessionManager(SandboxPool pool, SessionRepository sessions, ExecutionRepository executions,
-                          EventRepository eventLog, StoreWriter writer, ExecutionLimits limits, String runtime,
+                          EventRepository eventLog, ExecutionLimits limits, String runtime,
                           Duration idleTtl) {
         this.pool = pool;
         this.sessions = sessions;
         this.executions = executions;
         this.eventLog = eventLog;
-        this.writer = writer;
         this.limits = limits;
         this.runtime = runtime;
         this.idleTtl = idleTtl;
@@ -105,7 +102,7 @@ public final class SessionManager implements AutoCloseable {
     }
 
     private Session newSession(String id, long lastSeq) {
-        SessionEvents events = new SessionEvents(id, lastSeq, writer, eventLog);
+        SessionEvents events = new SessionEvents(id, lastSeq, eventLog);
         return new Session(id, runtime, events, this::acquireSandbox, limits);
     }
 
@@ -174,15 +171,12 @@ public final class SessionManager implements AutoCloseable {
             bySession.computeIfAbsent(u.sessionId(), k -> new ArrayList<>()).add(u);
         }
         bySession.forEach((sessionId, cells) -> {
-            SessionEvents events = new SessionEvents(sessionId, eventLog.lastSeq(sessionId), writer, eventLog);
+            SessionEvents events = new SessionEvents(sessionId, eventLog.lastSeq(sessionId), eventLog);
             for (ExecutionRepository.UnfinishedExecution cell : cells) {
                 if (cell.wasRunning()) {
                     events.emit(cell.executionId(), new Event.Restarted("the server restarted; the interpreter's state is gone"));
                 }
-                Event.Finished finished = new Event.Finished(Status.INTERRUPTED, null, null, null, null);
-                long now = System.currentTimeMillis();
-                events.emit(cell.executionId(), finished,
-                        ctx -> ExecutionRepository.markFinished(ctx, cell.executionId(), finished, now));
+                events.emit(cell.executionId(), new Event.Finished(Status.INTERRUPTED, null, null, null, null));
             }
         });
         if (!bySession.isEmpty()) {

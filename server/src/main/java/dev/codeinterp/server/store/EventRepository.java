@@ -1,5 +1,6 @@
 package dev.codeinterp.server.store;
 
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
@@ -18,7 +19,30 @@ public final class EventRepository {
         this.db = db;
     }
 
-    public static void append(DSLContext ctx, String sessionId, SessionEvent e) {
+    /**
+     * Stores an event, and what it says about its cell (queued, running, finished), in one
+     * transaction through the writer. Returns when it is committed.
+     */
+    public void record(String sessionId, SessionEvent e) {
+        db.writer().write(ctx -> {
+            append(ctx, sessionId, e);
+            switch (e.event().type()) {
+                case QUEUED:
+                    ExecutionRepository.insertQueued(ctx, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
+                    break;
+                case STARTED:
+                    ExecutionRepository.markRunning(ctx, e.executionId(), ((Event.Started) e.event()).executionCount());
+                    break;
+                case FINISHED:
+                    ExecutionRepository.markFinished(ctx, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
+                    break;
+                default:
+                    break;
+            }
+        });
+    }
+
+    private static void append(DSLContext ctx, String sessionId, SessionEvent e) {
         ctx.insertInto(EVENTS)
                 .set(EVENTS.SESSION_ID, sessionId)
                 .set(EVENTS.SEQ, e.seq())
@@ -39,11 +63,6 @@ public final class EventRepository {
 
     public long lastSeq(String sessionId) {
         Long max = db.read(ctx -> ctx.select(DSL.max(EVENTS.SEQ)).from(EVENTS).where(EVENTS.SESSION_ID.eq(sessionId)).fetchOne(0, Long.class));
-        return max == null ? 0 : max;
-    }
-
-    public static long lastSeq(DSLContext ctx, String sessionId) {
-        Long max = ctx.select(DSL.max(EVENTS.SEQ)).from(EVENTS).where(EVENTS.SESSION_ID.eq(sessionId)).fetchOne(0, Long.class);
         return max == null ? 0 : max;
     }
 }

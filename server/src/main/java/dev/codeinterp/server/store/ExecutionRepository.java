@@ -18,7 +18,7 @@ public final class ExecutionRepository {
         this.db = db;
     }
 
-    public static void insertQueued(DSLContext ctx, String id, String sessionId, String code, long now) {
+    static void insertQueued(DSLContext ctx, String id, String sessionId, String code, long now) {
         ctx.insertInto(EXECUTIONS)
                 .set(EXECUTIONS.ID, id)
                 .set(EXECUTIONS.SESSION_ID, sessionId)
@@ -28,12 +28,12 @@ public final class ExecutionRepository {
                 .execute();
     }
 
-    public static void markRunning(DSLContext ctx, String id, long executionCount) {
+    static void markRunning(DSLContext ctx, String id, long executionCount) {
         ctx.update(EXECUTIONS).set(EXECUTIONS.STATUS, RUNNING).set(EXECUTIONS.EXECUTION_COUNT, executionCount)
                 .where(EXECUTIONS.ID.eq(id)).execute();
     }
 
-    public static void markFinished(DSLContext ctx, String id, Event.Finished f, long now) {
+    static void markFinished(DSLContext ctx, String id, Event.Finished f, long now) {
         ctx.update(EXECUTIONS)
                 .set(EXECUTIONS.STATUS, f.status().wire())
                 .set(EXECUTIONS.FINISHED_AT, now)

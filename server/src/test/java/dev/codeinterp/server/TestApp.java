@@ -1,0 +1,165 @@
+package dev.codeinterp.server;
+
+import dev.codeinterp.model.json.Json;
+import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.server.config.Settings;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The real server on a free port, over the real Docker engine, with a throwaway data directory.
+ * One per runtime is shared by the test classes (starting sandboxes is the slow part).
+ */
+public final class TestApp implements AutoCloseable {
+    private static final Map<String, TestApp> SHARED = new ConcurrentHashMap<>();
+
+    public final Main main;
+    public final Settings settings;
+    public final Path dataDir;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private TestApp(Settings settings, Path dataDir) {
+        this.settings = settings;
+        this.dataDir = dataDir;
+        this.main = new Main(settings).start(settings);
+    }
+
+    /** The shared app of a runtime, started on first use and stopped when the test JVM exits. */
+    public static TestApp shared(String runtime) {
+        return SHARED.computeIfAbsent(runtime, r -> {
+            TestApp app = start(r, Map.of());
+            Runtime.getRuntime().addShutdownHook(new Thread(app::close));
+            return app;
+        });
+    }
+
+    /** A private app; {@code overrides} are CODEINTERP_* names without the prefix. */
+    public static TestApp start(String runtime, Map<String, String> overrides) {
+        try {
+            Path dir = Files.createTempDirectory("codeinterp-test");
+            return start(runtime, overrides, dir);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static TestApp start(String runtime, Map<String, String> overrides, Path dataDir) {
+        Map<String, String> env = new HashMap<>();
+        env.put("CODEINTERP_PORT", "0");
+        env.put("CODEINTERP_HOST", "127.0.0.1");
+        env.put("CODEINTERP_DATA_DIR", dataDir.toString());
+        env.put("CODEINTERP_RUNTIME", runtime);
+        env.put("CODEINTERP_POOL_SIZE", "1");
+        env.put("CODEINTERP_MEMORY", "512m");
+        env.put("CODEINTERP_IMAGE", System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest"));
+        overrides.forEach((k, v) -> env.put("CODEINTERP_" + k, v));
+        return new TestApp(Settings.fromEnvironment(env), dataDir);
+    }
+
+    public URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + main.port() + path);
+    }
+
+    public String wsUri(String sessionId) {
+        return "ws://127.0.0.1:" + main.port() + "/api/v1/sessions/" + sessionId + "/ws";
+    }
+
+    public Response post(String path, String body, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(120))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body == null ? "" : body));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b.build());
+    }
+
+    public Response get(String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).GET();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b.build());
+    }
+
+    public Response delete(String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30)).DELETE();
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return send(b.build());
+    }
+
+    private Response send(HttpRequest request) {
+        try {
+            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.body(), r.headers().map());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Runs code one-shot through {@code POST /api/v1/execute}. */
+    public JsonObject executeOnce(String code, Double timeoutSeconds) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code);
+        if (timeoutSeconds != null) {
+            body.put("timeout", timeoutSeconds);
+        }
+        Response r = post("/api/v1/execute", Json.write(body), null);
+        if (r.status() != 200) {
+            throw new AssertionError("execute answered " + r.status() + ": " + r.body());
+        }
+        return r.json();
+    }
+
+    /** A session made through the API: its id and token. */
+    public SessionRef createSession() {
+        Response r = post("/api/v1/sessions", "", null);
+        if (r.status() != 201) {
+            throw new AssertionError("create session answered " + r.status() + ": " + r.body());
+        }
+        return new SessionRef(r.json().string("id"), r.json().string("token"));
+    }
+
+    public JsonObject execute(SessionRef s, String code, Double timeoutSeconds) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code);
+        if (timeoutSeconds != null) {
+            body.put("timeout", timeoutSeconds);
+        }
+        Response r = post("/api/v1/sessions/" + s.id() + "/execute", Json.write(body), s.token());
+        if (r.status() != 200) {
+            throw new AssertionError("session execute answered " + r.status() + ": " + r.body());
+        }
+        return r.json();
+    }
+
+    public record SessionRef(String id, String token) {
+    }
+
+    public record Response(int status, String body, Map<String, java.util.List<String>> headers) {
+        public JsonObject json() {
+            return JsonObject.parse(body);
+        }
+    }
+
+    @Override
+    public void close() {
+        main.close();
+    }
+}

@@ -1,0 +1,80 @@
+package dev.codeinterp.model;
+
+import dev.codeinterp.model.json.Json;
+import dev.codeinterp.model.json.JsonException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class WireCodecTest {
+
+    @Test
+    void every_event_type_survives_a_round_trip_through_a_session_event_frame() {
+        List<Event> events = List.of(
+                new Event.Queued("print('hi')"),
+                new Event.Started(3),
+                new Event.Stream(StreamName.STDERR, "oops\n"),
+                new Event.DisplayData(Map.of("image/png", "iVBOR"), Map.of()),
+                new Event.ExecuteResult(3, Map.of("text/plain", "42"), Map.of()),
+                new Event.Error("ValueError", "bad", List.of("\u001b[31mValueError\u001b[0m: bad")),
+                new Event.Truncated(1 << 20),
+                new Event.Artifact("out.csv", 12, "text/csv", "/files/out.csv"),
+                new Event.Restarted("restart requested"),
+                new Event.Finished(Status.TIMEOUT, 3L, 2001L, 1990L, null));
+        long seq = 1;
+        for (Event e : events) {
+            SessionEvent se = new SessionEvent(seq++, "exec-1", 1700000000000L, e);
+            String frame = WireCodec.encode(new ServerMessage.EventFrame(se));
+            assertThat(frame).doesNotContain("\n");
+            ServerMessage back = WireCodec.decodeServerMessage(frame);
+            assertThat(back).isEqualTo(new ServerMessage.EventFrame(se));
+        }
+    }
+
+    @Test
+    void client_messages_round_trip() {
+        for (ClientMessage m : List.of(new ClientMessage.Hello("t0k", 12), new ClientMessage.Execute("1+1", 2.5),
+                new ClientMessage.Execute("x", null), new ClientMessage.Interrupt(), new ClientMessage.Restart())) {
+            assertThat(WireCodec.decodeClientMessage(WireCodec.encode(m))).isEqualTo(m);
+        }
+    }
+
+    @Test
+    void a_runner_line_becomes_a_cell_event_or_readiness() {
+        assertThat(WireCodec.decodeRunnerLine("{\"type\":\"ready\",\"python\":\"3.11.2\",\"pid\":7}"))
+                .isEqualTo(new RunnerMessage.Ready("3.11.2", 7));
+        assertThat(WireCodec.decodeRunnerLine("{\"type\":\"stream\",\"id\":\"e1\",\"name\":\"stdout\",\"text\":\"a\"}"))
+                .isEqualTo(new RunnerMessage.CellEvent("e1", new Event.Stream(StreamName.STDOUT, "a")));
+    }
+
+    @Test
+    void hostile_frames_are_refused_with_a_message() {
+        for (String hostile : List.of("", "{", "[]", "null", "{\"type\":5}", "{\"type\":\"launch\"}",
+                "{\"type\":\"execute\"}", "{\"type\":\"execute\",\"code\":[]}", "{\"type\":\"hello\",\"token\":\"t\",\"last_seq\":\"x\"}",
+                "[".repeat(100_000), "{\"a\":1}garbage", "\"\\ud800", "{\"type\":\"execute\",\"code\":\"\u0001\"}")) {
+            assertThatThrownBy(() -> WireCodec.decodeClientMessage(hostile)).isInstanceOf(JsonException.class)
+                    .hasMessageNotContaining("Exception");
+        }
+    }
+
+    @Test
+    void json_escapes_control_characters_and_line_separators() {
+        String text = "a\"b\\c\n\u0000\u2028";
+        String json = Json.write(Map.of("t", text));
+        assertThat(json).doesNotContain("\n").doesNotContain("\u2028");
+        assertThat(Json.parseObject(json).get("t")).isEqualTo(text);
+    }
+
+    @Test
+    void numbers_keep_their_kind() {
+        Map<String, Object> m = Json.parseObject("{\"i\": 12, \"d\": 1.5, \"e\": 1e3, \"big\": 123456789012345678901}");
+        assertThat(m.get("i")).isEqualTo(12L);
+        assertThat(m.get("d")).isEqualTo(1.5);
+        assertThat(m.get("e")).isEqualTo(1000.0);
+        assertThat(m.get("big")).isInstanceOf(Double.class);
+    }
+}
