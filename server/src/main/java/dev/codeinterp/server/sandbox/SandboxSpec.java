@@ -47,9 +47,17 @@ public record SandboxSpec(String image, String runtime, long memoryBytes, double
 
     /**
      * RLIMIT_NPROC. Under runc it counts every process of uid 1000 on the host, across sandboxes,
-     * so it is set high there and the pids cgroup does the per-sandbox work.
+     * so it is set high there and the pids cgroup does the per-sandbox work. Under runsc a
+     * forked runner costs the sandbox more than 8 MiB (measured: a 512 MiB sandbox was OOM-killed
+     * before 64 forks, and contained at 32), so the cap also keeps forks failing before memory runs out.
      */
     public long nprocLimit() {
-        return "runsc".equals(runtime) ? processLimit : 65536;
+        if (!"runsc".equals(runtime)) {
+            return 65536;
+        }
+        return Math.max(16, Math.min(processLimit, memoryBytes / GVISOR_BYTES_PER_PROCESS));
     }
+
+    /** Memory budgeted per process under gVisor (1 GiB sandbox → 64 processes). */
+    static final long GVISOR_BYTES_PER_PROCESS = 16L << 20;
 }

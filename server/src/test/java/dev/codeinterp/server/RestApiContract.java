@@ -1,20 +1,22 @@
 package dev.codeinterp.server;
 
 import dev.codeinterp.model.json.JsonObject;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.Base64;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The REST tool API's contract, against the real server and Docker engine (runc). */
-class RestApiTest {
-    static TestApp app;
+/** The REST tool API's contract, against the real server and Docker engine, run once per runtime. */
+abstract class RestApiContract {
+    TestApp app;
 
-    @BeforeAll
-    static void start() {
-        app = TestApp.shared("runc");
+    abstract String runtime();
+
+    @BeforeEach
+    void start() {
+        app = TestApp.shared(runtime());
     }
 
     @Test
