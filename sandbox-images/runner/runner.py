@@ -486,6 +486,19 @@ class StdioTransport:
         self.commands.put(None)
 
 
+def write_workspace_file(name, content_base64):
+    """Places an input file in the working directory; the name must be one plain segment."""
+    if not isinstance(name, str) or not isinstance(content_base64, str):
+        raise ValueError("write_file needs a string name and content_base64")
+    if name in ("", ".", "..") or "/" in name or "\\" in name or any(ord(c) < 32 for c in name):
+        raise ValueError("not a plain file name")
+    data = base64.b64decode(content_base64, validate=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(name, flags, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 def main():
     transport = StdioTransport()
     runner = Runner(transport.emit, threaded=True)
@@ -499,6 +512,12 @@ def main():
             continue
         if message is None or message.get("type") == "shutdown":
             break
+        if message.get("type") == "write_file":
+            try:
+                write_workspace_file(message.get("name"), message.get("content_base64"))
+            except (ValueError, OSError) as e:
+                transport.emit({"type": "protocol_error", "message": "could not write %r: %s" % (message.get("name"), e)})
+            continue
         if message.get("type") != "execute":
             transport.emit({"type": "protocol_error", "message": "unknown message type %r" % message.get("type")})
             continue

@@ -26,7 +26,7 @@ public final class Main implements AutoCloseable {
 
     public Main(Settings settings) {
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
-        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings));
+        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost());
         var engine = backend.info();
         if (engine.available()) {
             backend.reapOrphans();

@@ -140,4 +140,24 @@ abstract class RestApiContract {
         assertThat(r.headers().get("content-security-policy").get(0)).contains("frame-ancestors 'none'");
         assertThat(r.headers().get("x-content-type-options").get(0)).isEqualTo("nosniff");
     }
+
+    @Test
+    void input_files_are_placed_in_the_workspace_before_the_code_runs() {
+        String csv = Base64.getEncoder().encodeToString("region,sales\nnorth,120\nsouth,80\nnorth,30\n".getBytes());
+        String body = "{\"code\": \"import pandas as pd\\ndf = pd.read_csv('sales.csv')\\nprint(df.groupby('region').sales.sum()['north'])\","
+                + "\"files\": [{\"name\": \"sales.csv\", \"content_base64\": \"" + csv + "\"}]}";
+        TestApp.Response r = app.post("/api/v1/execute", body, null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.json().string("stdout")).isEqualTo("150\n");
+    }
+
+    @Test
+    void input_files_with_hostile_names_are_refused() {
+        for (String name : new String[]{"../etc/passwd", "/etc/passwd", "a/b", "..", ".", "a\\\\b", "bad\\u0000name", "x".repeat(300), ""}) {
+            String body = "{\"code\": \"1\", \"files\": [{\"name\": \"" + name + "\", \"content_base64\": \"aGk=\"}]}";
+            TestApp.Response r = app.post("/api/v1/execute", body, null);
+            assertThat(r.status()).as(name).isEqualTo(400);
+            assertThat(r.json().string("error")).isNotBlank();
+        }
+    }
 }

@@ -170,6 +170,15 @@ public final class WireCodec {
         return Json.write(m);
     }
 
+    /** Places a file in the runner's working directory before the next cell runs. */
+    public static String encodeRunnerWriteFile(String name, String contentBase64) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "write_file");
+        m.put("name", name);
+        m.put("content_base64", contentBase64);
+        return Json.write(m);
+    }
+
     public static String encodeRunnerCommand(String type) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", type);

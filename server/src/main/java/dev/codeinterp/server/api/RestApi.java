@@ -6,6 +6,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.files.WorkspaceNames;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -32,10 +33,8 @@ final class RestApi {
 
     void executeOnce(Context ctx) {
         ExecuteRequest request = parseExecute(ctx);
-        if (!request.files().isEmpty()) {
-            throw new ApiErrors.BadRequest("'files' is not supported yet by this server");
-        }
-        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request));
+        checkFiles(request.files());
+        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request), request.files());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -105,9 +104,6 @@ final class RestApi {
 
     private ExecuteRequest parseExecute(Context ctx) {
         String body = ctx.body();
-        if (body.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes() * 2 + 4096) {
-            throw new ApiErrors.BadRequest("request body too large");
-        }
         ExecuteRequest request = WireCodec.decodeExecuteRequest(body);
         if (!"python".equalsIgnoreCase(request.language())) {
             throw new ApiErrors.BadRequest("language '" + request.language() + "' is not supported; only 'python' is");
@@ -117,6 +113,30 @@ final class RestApi {
         }
         return request;
     }
+
+    private void checkFiles(List<ExecuteRequest.InputFile> files) {
+        long total = 0;
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (ExecuteRequest.InputFile f : files) {
+            try {
+                WorkspaceNames.check(f.name());
+            } catch (IllegalArgumentException e) {
+                throw new ApiErrors.BadRequest("file '" + f.name() + "': " + e.getMessage());
+            }
+            if (!names.add(f.name())) {
+                throw new ApiErrors.BadRequest("file '" + f.name() + "' is given twice");
+            }
+            if (!BASE64.matcher(f.contentBase64()).matches()) {
+                throw new ApiErrors.BadRequest("file '" + f.name() + "': content_base64 is not base64");
+            }
+            total += f.contentBase64().length() / 4L * 3;
+        }
+        if (total > settings.maxInputFilesBytes()) {
+            throw new ApiErrors.BadRequest("files exceed " + settings.maxInputFilesBytes() + " bytes in total");
+        }
+    }
+
+    private static final java.util.regex.Pattern BASE64 = java.util.regex.Pattern.compile("[A-Za-z0-9+/]*={0,2}");
 
     private Duration timeout(ExecuteRequest request) {
         try {

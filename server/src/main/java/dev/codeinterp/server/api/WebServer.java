@@ -27,7 +27,7 @@ public final class WebServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
-            config.http.maxRequestSize = settings.maxCodeBytes() * 6 + (64 << 10);
+            config.http.maxRequestSize = settings.maxCodeBytes() * 6 + settings.maxInputFilesBytes() * 2 + (64 << 10);
             config.jetty.modifyWebSocketServletFactory(ws -> {
                 ws.setMaxTextMessageSize(settings.maxCodeBytes() * 6 + (64 << 10));
                 ws.setMaxBinaryMessageSize(1024);

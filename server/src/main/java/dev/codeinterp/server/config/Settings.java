@@ -28,7 +28,9 @@ public record Settings(
         long workspaceBytes,
         long tmpBytes,
         List<String> allowedOrigins,
-        long maxCodeBytes) {
+        long maxCodeBytes,
+        long maxInputFilesBytes,
+        String dockerHost) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -79,19 +81,9 @@ public record Settings(
                 r.bytes("WORKSPACE_SIZE", 1L << 30),
                 r.bytes("TMP_SIZE", 256L << 20),
                 r.list("ALLOWED_ORIGINS"),
-                r.bytes("MAX_CODE", 1L << 20));
-    }
-
-    public Settings withRuntime(String newRuntime) {
-        return new Settings(host, port, dataDir, image, newRuntime, poolSize, idleTtl, reapInterval, defaultTimeout,
-                maxTimeout, interruptGrace, outputCapBytes, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes,
-                allowedOrigins, maxCodeBytes);
-    }
-
-    public Settings withPort(int newPort) {
-        return new Settings(host, newPort, dataDir, image, runtime, poolSize, idleTtl, reapInterval, defaultTimeout,
-                maxTimeout, interruptGrace, outputCapBytes, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes,
-                allowedOrigins, maxCodeBytes);
+                r.bytes("MAX_CODE", 1L << 20),
+                r.bytes("MAX_INPUT_FILES", 32L << 20),
+                r.string("DOCKER_HOST", null));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

@@ -47,7 +47,16 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
     public static DockerSandboxBackend connect(SandboxSpec spec) {
-        DefaultDockerClientConfig config = DefaultDockerClientConfig.createDefaultConfigBuilder().build();
+        return connect(spec, null);
+    }
+
+    /** Connects to {@code dockerHost} (e.g. unix:///var/run/docker.sock), or DOCKER_HOST when null. */
+    public static DockerSandboxBackend connect(SandboxSpec spec, String dockerHost) {
+        DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
+        if (dockerHost != null) {
+            builder.withDockerHost(dockerHost);
+        }
+        DefaultDockerClientConfig config = builder.build();
         ZerodepDockerHttpClient http = new ZerodepDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
                 .maxConnections(64)

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
@@ -36,7 +37,8 @@ public final class Session {
     private sealed interface Signal {
     }
 
-    private record Submit(String executionId, String code, Duration timeout) implements Signal {
+    private record Submit(String executionId, String code, Duration timeout, List<ExecuteRequest.InputFile> files)
+            implements Signal {
     }
 
     private record Output(Sandbox source, RunnerMessage message) implements Signal {
@@ -114,6 +116,11 @@ public final class Session {
 
     /** Queues a cell; its {@code queued} event is stored before this returns. */
     public String submit(String code, Duration timeout) {
+        return submit(code, timeout, List.of());
+    }
+
+    /** Queues a cell that first places {@code files} (names already checked) in the workspace. */
+    public String submit(String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
         if (closed) {
             throw new SessionClosedException();
         }
@@ -121,7 +128,7 @@ public final class Session {
         events.emit(executionId, new Event.Queued(code));
         busy = true;
         touch();
-        inbox.add(new Submit(executionId, code, timeout));
+        inbox.add(new Submit(executionId, code, timeout, List.copyOf(files)));
         return executionId;
     }
 
@@ -237,6 +244,9 @@ public final class Session {
             return;
         }
         current = new Running(cell);
+        for (ExecuteRequest.InputFile file : cell.files()) {
+            sandbox.send(WireCodec.encodeRunnerWriteFile(file.name(), file.contentBase64()));
+        }
         sandbox.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), limits.outputCapBytes()));
     }
 

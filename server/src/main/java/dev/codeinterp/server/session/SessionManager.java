@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.server.sandbox.Sandbox;
@@ -118,10 +119,14 @@ public final class SessionManager implements AutoCloseable {
 
     /** Runs one cell and waits for its end (the REST API's synchronous execute). */
     public ExecuteResponse execute(Session session, String code, Duration timeout) {
+        return execute(session, code, timeout, List.of());
+    }
+
+    private ExecuteResponse execute(Session session, String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, timeout));
+            collector.track(session.submit(code, timeout, files));
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -138,10 +143,10 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /** A one-shot execution: a fresh sandbox for one cell, removed afterwards. */
-    public ExecuteResponse executeOnce(String code, Duration timeout) {
+    public ExecuteResponse executeOnce(String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
         Created created = create(true);
         try {
-            return execute(created.session(), code, timeout);
+            return execute(created.session(), code, timeout, files);
         } finally {
             close(created.session());
         }
