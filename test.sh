@@ -10,7 +10,7 @@ export CODEINTERP_IMAGE="$image"
 echo "== runner tests (host python)"
 python3 -m unittest discover -s sandbox-images/runner/tests -t sandbox-images/runner
 echo "== runner tests (inside the sandbox image, with numpy/pandas/matplotlib)"
-docker run --rm --network none -v "$PWD/sandbox-images/runner:/r:ro" -w /r -e HOME=/tmp "$image" \
+docker run --rm --network none -v "$PWD/sandbox-images/runner:/r:ro" -w /r -e HOME=/tmp -e PYTHONDONTWRITEBYTECODE=1 "$image" \
   python3 -m unittest discover -s /r/tests -t /r
 
 echo "== Maven suites"
