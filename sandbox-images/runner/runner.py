@@ -1,23 +1,26 @@
-"""codeinterp runner: executes notebook-style cells and reports Jupyter-shaped events.
+"""The cell runner: executes Python cells with notebook semantics and reports Jupyter-style events.
 
-One dependency-free module with two homes (docs/runner-protocol.md):
-  * in the server's sandbox it is the container's main process, driven by JSON lines on
-    stdin/stdout (`python3 -u runner.py`);
-  * in the browser, Pyodide imports it and calls `Runner(emit).execute(cell_id, code)`.
-Both produce the same events for the same code.
+One module, two homes (the wire protocol is docs/runner-protocol.md):
+
+* sandbox: ``python3 -u runner.py`` reads one JSON command per line on stdin and writes one JSON
+  event per line on stdout (``main()`` below). The protocol keeps private copies of fds 0 and 1;
+  the user's fd 0 is /dev/null and fds 1/2 are pipes, so subprocess output is captured too.
+* Pyodide: the worker calls ``Runner(emit).execute(cell_id, code)``; events go to ``emit`` as
+  they happen. No threads, fds or signals there; interrupts arrive as KeyboardInterrupt.
+
+Standard library only, and nothing heavy up front: pandas and matplotlib are only touched once the
+user has imported them.
 """
 
 import ast
 import base64
 import builtins
 import codecs
-import importlib.abc
-import importlib.util
 import io
 import json
 import linecache
 import os
-import queue
+import re
 import signal
 import sys
 import threading
@@ -27,61 +30,303 @@ import types
 
 try:
     import resource
-except ImportError:  # Pyodide
+except ImportError:  # Pyodide has no getrusage
     resource = None
 
-EMSCRIPTEN = sys.platform == "emscripten"
-MAX_EVENT_TEXT = 64 * 1024
-DEFAULT_MAX_OUTPUT = 1 << 20
-FLUSH_INTERVAL = 0.05
-BACKEND_MODULE = "codeinterp_mpl_backend"
+DEFAULT_MAX_OUTPUT_BYTES = 1 << 20
+STREAM_CHUNK_BYTES = 64 * 1024  # the largest `text` of one stream event, in UTF-8 bytes
+FLUSH_INTERVAL = 0.05  # seconds: small writes are coalesced for at most this long
+IN_BROWSER = sys.platform == 'emscripten'
 
-# Rich representations, in the order Jupyter prefers them; binary types travel as base64.
-REPR_METHODS = (
-    ("_repr_html_", "text/html"),
-    ("_repr_markdown_", "text/markdown"),
-    ("_repr_svg_", "image/svg+xml"),
-    ("_repr_png_", "image/png"),
-    ("_repr_jpeg_", "image/jpeg"),
-    ("_repr_latex_", "text/latex"),
-    ("_repr_json_", "application/json"),
-)
-BINARY_MIMES = ("image/png", "image/jpeg")
-
-RED, GREEN, CYAN, RESET = "\x1b[31m", "\x1b[32m", "\x1b[36m", "\x1b[0m"
+_COMPILE_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+_CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect
+_THIS_FILE = (lambda: None).__code__.co_filename  # frames from this file are never shown to users
+_ACTIVE = None  # the Runner executing a cell right now; the patched plt.show() reports to it
 
 
-class InputNotAvailable(RuntimeError):
-    """input() and sys.stdin have no user behind them here; they fail instead of hanging."""
+class StdinNotImplementedError(RuntimeError):
+    """Raised by input() and sys.stdin reads: a cell cannot ask the user for input."""
 
 
-def _no_input(*_args, **_kwargs):
-    raise InputNotAvailable(
-        "input() is not available here: cells cannot read from the keyboard. "
-        "Put the data in a variable or upload it as a file instead.")
+def _no_input_message(what):
+    return (f'{what} is not available here: code runs without a keyboard. '
+            'Put the data in the code, or upload a file and read it.')
 
 
-class _NoStdin(io.TextIOBase):
-    def readable(self):
-        return True
+def _source_lines(code):
+    """The cell's lines as the compiler numbers them (\\n, \\r\\n and \\r end a line)."""
+    return [line + '\n' for line in re.split(r'\r\n|\r|\n', code)]
 
-    def read(self, *_args):
-        _no_input()
 
-    readline = read
+def _input_unavailable(prompt=''):
+    raise StdinNotImplementedError(_no_input_message('input()'))
+
+
+# ---- output ---------------------------------------------------------------------------------
+
+class _CellLock:
+    """The output lock. While the main thread holds it, KeyboardInterrupt waits for the release.
+
+    An interrupt raised half-way through sending an event would corrupt the protocol or lose
+    output, so the SIGINT handler only marks it ``pending`` when ``depth`` > 0, and the outermost
+    release on the main thread raises it.
+    """
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._main = threading.main_thread().ident
+        self.depth = 0
+        self.pending = False
+
+    def __enter__(self):
+        if threading.get_ident() == self._main:
+            self.depth += 1
+        self._lock.acquire()
+
+    def __exit__(self, *exc_info):
+        self._lock.release()
+        if threading.get_ident() == self._main:
+            self.depth -= 1
+            if self.depth == 0 and self.pending:
+                self.pending = False
+                raise KeyboardInterrupt
+
+
+def _utf8_boundary(data, n):
+    """The largest index <= n that does not split a UTF-8 character of ``data``."""
+    if n >= len(data):
+        return len(data)
+    while n > 0 and data[n] & 0xC0 == 0x80:
+        n -= 1
+    return n
+
+
+class OutputSink:
+    """Turns text written during a cell into ordered, coalesced, capped ``stream`` events.
+
+    One buffer holds both streams, so stdout and stderr keep their write order. A write that ends
+    a line (or a flush()) is sent at once if nothing was sent in the last FLUSH_INTERVAL; anything
+    else is sent by the pump thread within FLUSH_INTERVAL, which bounds the event rate of chatty
+    loops. Without threads (Pyodide) every completed line is sent as it is written.
+
+    In the sandbox the pump also reads the pipes behind fds 1 and 2; a Python-level write first
+    drains them, so ``os.system('echo a'); print('b')`` keeps its order.
+    """
+
+    def __init__(self, emit, lock, threaded, fd_pipes=None):
+        self._emit = emit
+        self._lock = lock
+        self._threaded = threaded
+        self.cell = None  # id of the running cell; output outside a cell is dropped
+        self._segments = []  # [[name, [text, ...]], ...] not sent yet, in write order
+        self._pending_chars = 0
+        self._pending_since = 0.0
+        self._last_flush = 0.0
+        self._limit = DEFAULT_MAX_OUTPUT_BYTES
+        self._used = 0
+        self.truncated = False
+        self._forked = False
+        self._closed = False
+        self._pipes = {}  # read fd -> (stream name, incremental UTF-8 decoder); threaded only
+        for name, fd in (fd_pipes or {}).items() if threaded else ():
+            self._pipes[fd] = (name, codecs.getincrementaldecoder('utf-8')('replace'))
+        self._wake_w = None
+        if threaded:
+            import select
+            self._probe = select.poll()  # used under the lock: "is fd output waiting?"
+            self._pump_poll = select.poll()  # used only by the pump thread
+            for fd in self._pipes:
+                self._probe.register(fd, select.POLLIN)
+                self._pump_poll.register(fd, select.POLLIN)
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            self._pump_poll.register(self._wake_r, select.POLLIN)
+            threading.Thread(target=self._pump, name='runner-output', daemon=True).start()
+        if self._pipes and hasattr(os, 'register_at_fork'):
+            os.register_at_fork(after_in_child=self._after_fork_in_child)
+
+    # -- the cell's life --
+
+    def begin(self, cell_id, limit):
+        with self._lock:
+            self.cell = None
+            self._drain_pipes()  # fd output from between cells belongs to no cell
+            self._segments = []
+            self._pending_chars = 0
+            self._limit = limit
+            self._used = 0
+            self.truncated = False
+            self.cell = cell_id
+
+    def end(self):
+        with self._lock:
+            self._drain_pipes()
+            self._flush()
+            self.cell = None
+
+    # -- writers --
+
+    def write(self, name, text):
+        if self._forked:  # a forked child (multiprocessing) writes like any subprocess would
+            os.write(1 if name == 'stdout' else 2, text.encode('utf-8', 'replace'))
+            return
+        if self.cell is None or self.truncated:
+            return
+        with self._lock:
+            if self.cell is not None:
+                self._drain_pipes()
+                self._append(name, text)
+
+    def flush_requested(self):
+        if self.cell is None or self.truncated or self._forked:
+            return
+        with self._lock:
+            self._drain_pipes()
+            if self._segments:
+                self._flush_if_due(time.monotonic())
+
+    def send(self, event):
+        """Sends a cell event (display_data, error...) after all output written before it."""
+        if self._forked:
+            return
+        with self._lock:
+            if self.cell is None:
+                return
+            self._drain_pipes()
+            self._flush()
+            self._emit({'type': event.pop('type'), 'id': self.cell, **event})
+
+    def close(self):
+        self._closed = True
+        self._wake()
+
+    # -- under the lock --
+
+    def _append(self, name, text):
+        if self.truncated:
+            return
+        now = time.monotonic()
+        if not self._segments:
+            self._pending_since = now
+            self._wake()
+        if self._segments and self._segments[-1][0] == name:
+            self._segments[-1][1].append(text)
+        else:
+            self._segments.append([name, [text]])
+        self._pending_chars += len(text)
+        if self._pending_chars >= STREAM_CHUNK_BYTES:
+            self._flush()
+        elif '\n' in text:
+            self._flush_if_due(now)
+        elif not self._threaded and now - self._pending_since >= FLUSH_INTERVAL:
+            self._flush()
+
+    def _flush_if_due(self, now):
+        if not self._threaded or now - self._last_flush >= FLUSH_INTERVAL:
+            self._flush()
+
+    def _flush(self):
+        segments, self._segments = self._segments, []
+        self._pending_chars = 0
+        self._last_flush = time.monotonic()
+        for name, parts in segments:
+            self._send_text(name, ''.join(parts))
+            if self.truncated:
+                break
+
+    def _send_text(self, name, text):
+        data = text.encode('utf-8', 'surrogatepass')
+        room = max(self._limit - self._used, 0)
+        over = len(data) > room
+        if over:
+            data = data[:_utf8_boundary(data, room)]
+        self._used += len(data)
+        start = 0
+        while start < len(data):
+            end = _utf8_boundary(data, start + STREAM_CHUNK_BYTES)
+            self._emit({'type': 'stream', 'id': self.cell, 'name': name,
+                        'text': data[start:end].decode('utf-8', 'surrogatepass')})
+            start = end
+        if over:
+            self.truncated = True
+            self._emit({'type': 'truncated', 'id': self.cell, 'limit_bytes': self._limit})
+
+    def _drain_pipes(self):
+        if self._pipes:
+            for fd, _ in self._probe.poll(0):
+                self._read_pipe(fd)
+
+    def _read_pipe(self, fd):
+        name, decoder = self._pipes[fd]
+        for _ in range(16):  # at most 1 MiB at once: a flooding subprocess must not starve the cell
+            try:
+                data = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            if not data:  # every writer is gone (the user closed or replaced the fd)
+                del self._pipes[fd]
+                self._probe.unregister(fd)
+                self._pump_poll.unregister(fd)
+                return
+            text = decoder.decode(data)  # keeps a split multibyte character for the next read
+            if text and self.cell is not None:
+                self._append(name, text)
+
+    # -- background --
+
+    def _wake(self):
+        if self._wake_w is not None:
+            try:
+                os.write(self._wake_w, b'.')
+            except (BlockingIOError, OSError):
+                pass  # already awake
+
+    def _pump(self):
+        while not self._closed:
+            with self._lock:
+                due = self._pending_since + FLUSH_INTERVAL if self._segments else None
+            timeout = None if due is None else max(0.0, due - time.monotonic()) * 1000 + 1
+            ready = self._pump_poll.poll(timeout)
+            with self._lock:
+                for fd, _ in ready:
+                    if fd == self._wake_r:
+                        try:
+                            os.read(self._wake_r, 4096)
+                        except BlockingIOError:
+                            pass
+                    elif fd in self._pipes:
+                        self._read_pipe(fd)
+                if self._segments and time.monotonic() >= self._pending_since + FLUSH_INTERVAL:
+                    self._flush()
+        wake_w, self._wake_w = self._wake_w, None
+        os.close(wake_w)
+        os.close(self._wake_r)
+
+    def _after_fork_in_child(self):
+        # The pump thread did not survive the fork and the lock may be held by it: the child must
+        # never write protocol lines, its output goes through fds 1/2 to the parent's pipes.
+        self._forked = True
+        self._lock = _CellLock()
+        self._pipes = {}  # the parent's to read
 
 
 class OutputStream(io.TextIOBase):
-    """sys.stdout / sys.stderr of a cell: every write goes to the runner as stream text."""
+    """sys.stdout / sys.stderr during a cell: text goes to the sink."""
 
-    def __init__(self, runner, name, fd):
-        self._runner = runner
-        self.name = name
+    encoding = 'utf-8'
+    errors = 'strict'
+
+    def __init__(self, sink, name, fd=None):
+        super().__init__()
+        self._sink = sink
+        self._name = name
         self._fd = fd
+        self.buffer = _BinaryWriter(self)
 
     @property
-    def encoding(self):
-        return "utf-8"
+    def name(self):
+        return f'<{self._name}>'
 
     def writable(self):
         return True
@@ -91,447 +336,689 @@ class OutputStream(io.TextIOBase):
 
     def fileno(self):
         if self._fd is None:
-            raise io.UnsupportedOperation("fileno")
+            raise io.UnsupportedOperation('fileno')
         return self._fd
 
     def write(self, text):
         if not isinstance(text, str):
-            raise TypeError("write() argument must be str, not " + type(text).__name__)
-        self._runner.stream_text(self.name, text)
+            raise TypeError(f'write() argument must be str, not {type(text).__name__}')
+        if text:
+            self._sink.write(self._name, text)
         return len(text)
 
     def flush(self):
-        self._runner.flush_streams()
+        self._sink.flush_requested()
+
+    def close(self):
+        pass  # exit() and careless code close sys.stdout; later output must still arrive
+
+
+class _BinaryWriter(io.RawIOBase):
+    """sys.stdout.buffer: bytes are decoded as UTF-8 and written as text."""
+
+    def __init__(self, text_stream):
+        super().__init__()
+        self._text = text_stream
+        self._decoder = codecs.getincrementaldecoder('utf-8')('replace')
+
+    def writable(self):
+        return True
+
+    def write(self, data):
+        self._text.write(self._decoder.decode(bytes(data)))
+        return len(data)
+
+    def flush(self):
+        self._text.flush()
+
+    def fileno(self):
+        return self._text.fileno()
+
+    def close(self):
+        pass
+
+
+class _NoInput(io.TextIOBase):
+    """sys.stdin during a cell: reading fails at once instead of hanging or eating the protocol."""
+
+    encoding = 'utf-8'
+    errors = 'strict'
+    name = '<stdin>'
+
+    def __init__(self, fd=None):
+        super().__init__()
+        self._fd = fd
+
+    def readable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        if self._fd is None:
+            raise io.UnsupportedOperation('fileno')
+        return self._fd
+
+    def read(self, size=-1):
+        raise StdinNotImplementedError(_no_input_message('sys.stdin'))
+
+    readline = read
+
+    def readlines(self, hint=-1):
+        return self.read()
+
+    def close(self):
+        pass  # exit() closes sys.stdin
+
+
+# ---- rich display ---------------------------------------------------------------------------
+
+_BINARY_MIMES = ('image/png', 'image/jpeg', 'application/pdf')
+
+
+def _figure_png(figure):
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format='png', bbox_inches='tight')
+    return base64.b64encode(buffer.getvalue()).decode('ascii')
+
+
+def _is_figure(obj):
+    figure_module = sys.modules.get('matplotlib.figure')  # only if the user imported matplotlib
+    return figure_module is not None and isinstance(obj, figure_module.Figure)
+
+
+class DisplayFormatter:
+    """Builds the MIME bundle of an object, as IPython does: _repr_*_ methods plus text/plain."""
+
+    REPR_METHODS = (
+        ('text/html', '_repr_html_'),
+        ('text/markdown', '_repr_markdown_'),
+        ('text/latex', '_repr_latex_'),
+        ('image/svg+xml', '_repr_svg_'),
+        ('image/png', '_repr_png_'),
+        ('image/jpeg', '_repr_jpeg_'),
+        ('application/pdf', '_repr_pdf_'),
+        ('application/json', '_repr_json_'),
+    )
+
+    def __init__(self, warn):
+        self._warn = warn  # reports a failing _repr_*_ method without failing the cell
+        self.shown_figures = []  # matplotlib figures displayed in this cell
+
+    def format(self, obj):
+        data, metadata = {}, {}
+        if _is_figure(obj):
+            data['image/png'] = _figure_png(obj)
+            self.shown_figures.append(obj)
+        elif not isinstance(obj, type):  # a class's _repr_html_ is an unbound function
+            bundle = self._call(obj, '_repr_mimebundle_', include=None, exclude=None)
+            if isinstance(bundle, tuple) and len(bundle) == 2:
+                bundle, extra = bundle
+                metadata.update(extra or {})
+            if isinstance(bundle, dict):
+                for mime, value in bundle.items():
+                    self._put(data, mime, value)
+            for mime, method in self.REPR_METHODS:
+                if mime in data:
+                    continue
+                value = self._call(obj, method)
+                if isinstance(value, tuple) and len(value) == 2:
+                    value, extra = value
+                    if extra:
+                        metadata[mime] = extra
+                self._put(data, mime, value)
+        if 'text/plain' not in data:
+            data['text/plain'] = self.plain(obj)
+        return data, metadata
+
+    @staticmethod
+    def plain(obj):
+        text = repr(obj)
+        if len(text) > 79 and type(obj) in (dict, list, tuple, set, frozenset) and len(obj) <= 1000:
+            import pprint
+            text = pprint.pformat(obj, width=79, sort_dicts=False)
+        return text
+
+    def _call(self, obj, name, **kwargs):
+        try:
+            method = getattr(obj, name, None)
+        except Exception:
+            return None
+        if not callable(method):
+            return None
+        try:
+            return method(**kwargs)
+        except Exception as exc:
+            self._warn(f'{type(obj).__name__}.{name}() failed: {type(exc).__name__}: {exc}\n')
+            return None
+
+    @staticmethod
+    def _put(data, mime, value):
+        """Stores ``value`` as the string the protocol wants, or skips a value of the wrong type."""
+        if value is None:
+            return
+        if mime in _BINARY_MIMES:
+            if isinstance(value, (bytes, bytearray, memoryview)):
+                value = base64.b64encode(value).decode('ascii')
+        elif mime == 'application/json' or mime.endswith('+json'):
+            if not isinstance(value, str):
+                value = json.dumps(value, default=repr)
+        elif isinstance(value, (bytes, bytearray)):
+            value = bytes(value).decode('utf-8', 'replace')
+        if isinstance(value, str):
+            data[mime] = value
+
+
+# ---- matplotlib -----------------------------------------------------------------------------
+
+def _patch_pyplot(pyplot):
+    """Makes plt.show() display the open figures (as PNG) of the running cell and close them."""
+    if getattr(pyplot.show, '_codeinterp', False):
+        return
+    original = pyplot.show
+
+    def show(*args, **kwargs):
+        if _ACTIVE is None:
+            return original(*args, **kwargs)
+        _ACTIVE.show_figures()
+
+    show._codeinterp = True
+    show.__wrapped__ = original
+    show.__doc__ = original.__doc__
+    pyplot.show = show
+
+
+class _PatchingLoader:
+    """Wraps pyplot's loader so the module is patched as soon as it has run."""
+
+    def __init__(self, loader):
+        self._loader = loader
+
+    def __getattr__(self, name):
+        return getattr(self._loader, name)
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module):
+        self._loader.exec_module(module)
+        _patch_pyplot(module)
+
+
+class _PyplotImportHook:
+    """A meta-path finder that patches pyplot on import: a cell may import it and show() at once."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != 'matplotlib.pyplot':
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, 'find_spec'):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, 'exec_module'):
+                    spec.loader = _PatchingLoader(spec.loader)
+                return spec
+        return None
+
+
+def _install_matplotlib_support():
+    if 'matplotlib' not in sys.modules:
+        os.environ['MPLBACKEND'] = 'Agg'  # read by matplotlib when (if ever) the user imports it
+    if not any(isinstance(finder, _PyplotImportHook) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _PyplotImportHook())
+
+
+# ---- errors ---------------------------------------------------------------------------------
+
+_RED, _GREEN, _CYAN, _BOLD_RED, _RESET = '\x1b[31m', '\x1b[32m', '\x1b[36m', '\x1b[1;31m', '\x1b[0m'
+_FRAME_LINE = re.compile(r'^(\s*File ")(.*)(", line )(\d+)(?:(, in )(.*))?$')
+_CAUSE = ['', 'The above exception was the direct cause of the following exception:', '']
+_CONTEXT = ['', 'During handling of the above exception, another exception occurred:', '']
+
+
+def _safe_str(obj):
+    try:
+        return str(obj)
+    except Exception:
+        return f'<unprintable {type(obj).__name__} object>'
+
+
+def describe_error(exc):
+    """The evalue of an error event; a SyntaxError says where it is."""
+    if not isinstance(exc, SyntaxError):
+        return _safe_str(exc)
+    where = []
+    if exc.filename and not exc.filename.startswith('<cell-'):
+        where.append(exc.filename)
+    if exc.lineno:
+        where.append(f'line {exc.lineno}')
+    if exc.offset:
+        where.append(f'column {exc.offset}')
+    return f"{exc.msg} ({', '.join(where)})" if where else _safe_str(exc.msg)
+
+
+def _user_frames(stack):
+    """Drops the runner's frames, and any plumbing (asyncio) between the runner and the cell."""
+    frames = [frame for frame in stack if frame.filename != _THIS_FILE]
+    for index, frame in enumerate(frames):
+        if frame.filename.startswith('<cell-'):
+            return frames[index:]
+    return frames
+
+
+def _colour_lines(text):
+    lines = []
+    for line in text.rstrip('\n').split('\n'):
+        match = _FRAME_LINE.match(line)
+        if match:
+            indent, filename, mid, lineno, in_, name = match.groups()
+            line = f'{indent}{_GREEN}{filename}{_RESET}{mid}{_GREEN}{lineno}{_RESET}'
+            if in_:
+                line += f'{in_}{_CYAN}{name}{_RESET}'
+        elif line.strip() and not line.strip().strip('^~'):
+            line = f'{_RED}{line}{_RESET}'  # the ^^^^ under the failing expression
+        lines.append(line)
+    return lines
+
+
+def _format_one(te):
+    lines = []
+    stack = _user_frames(te.stack)
+    if stack:
+        lines.append('Traceback (most recent call last):')
+        for entry in traceback.StackSummary.from_list(stack).format():
+            lines.extend(_colour_lines(entry))
+    stype = te.exc_type.__qualname__ if te.exc_type else 'Exception'
+    module = getattr(te.exc_type, '__module__', 'builtins')
+    if module not in ('__main__', 'builtins'):
+        stype = f'{module}.{stype}'
+    for piece in te.format_exception_only():
+        for line in _colour_lines(piece):
+            if line.startswith(stype) and line[len(stype):len(stype) + 1] in ('', ':'):
+                line = f'{_BOLD_RED}{stype}{_RESET}{line[len(stype):]}'
+            lines.append(line)
+    for number, sub in enumerate(te.exceptions or (), 1):  # an ExceptionGroup's members
+        lines.append(f'  +---------------- {number} ----------------')
+        lines.extend('  | ' + line for line in _format_chain(sub))
+    return lines
+
+
+def _format_chain(te):
+    links = []
+    while te is not None:
+        if te.__cause__ is not None:
+            links.append((_CAUSE, te))
+            te = te.__cause__
+        elif te.__context__ is not None and not te.__suppress_context__:
+            links.append((_CONTEXT, te))
+            te = te.__context__
+        else:
+            links.append((None, te))
+            te = None
+    lines = []
+    for message, te in reversed(links):  # oldest first, each after the message linking it
+        if message:
+            lines.extend(message)
+        lines.extend(_format_one(te))
+    return lines
+
+
+def format_traceback(exc):
+    """The user's view of an exception: their frames only, one line per string, ANSI coloured."""
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
+    return _format_chain(te)
+
+
+# ---- the runner -----------------------------------------------------------------------------
+
+def _usage():
+    """(cpu seconds, peak RSS in KiB) of this process, or None where getrusage is missing."""
+    if resource is None:
+        return None
+    try:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+    except Exception:  # a stub that exists but does not work
+        return None
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 class Runner:
-    """The interpreter state of one session, and the execution of its cells."""
+    """Executes cells in one persistent namespace and reports their events through ``emit``.
 
-    def __init__(self, emit, threaded=False):
+    ``threaded`` (default: not in Pyodide) runs a pump thread that flushes coalesced output;
+    ``fd_pipes`` ({'stdout': fd, 'stderr': fd}, sandbox only) are the read ends of the pipes
+    behind fds 1 and 2.
+    """
+
+    def __init__(self, emit, *, threaded=None, fd_pipes=None):
         self._emit = emit
-        self._threaded = threaded
-        self._lock = threading.RLock()
-        self._pending = []  # [name, text] runs not yet sent, in order
-        self._last_flush = time.monotonic()
-        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
         self.execution_count = 0
-        self.executing = False
-        self._cell_id = None
-        self._drain = lambda: None
-        self._max_output = DEFAULT_MAX_OUTPUT
-        self._output_bytes = 0
-        self._truncated = False
-        self.stdout = OutputStream(self, "stdout", 1 if threaded else None)
-        self.stderr = OutputStream(self, "stderr", 2 if threaded else None)
-        self._install()
+        self.module = types.ModuleType('__main__')
+        self.module.__dict__['__builtins__'] = builtins
+        self.namespace = self.module.__dict__
+        self._lock = _CellLock()
+        self._sink = OutputSink(emit, self._lock, not IN_BROWSER if threaded is None else threaded,
+                                fd_pipes)
+        with_fds = fd_pipes is not None
+        self._stdout = OutputStream(self._sink, 'stdout', 1 if with_fds else None)
+        self._stderr = OutputStream(self._sink, 'stderr', 2 if with_fds else None)
+        self._stdin = _NoInput(0 if with_fds else None)
+        self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
+        self._in_cell = False  # True only while user code may run: SIGINT raises only then
+        self._loop = None  # event loop for top-level await, made on first use
+        _install_matplotlib_support()
 
-    # ---- set-up -------------------------------------------------------------------------
+    def close(self):
+        self._sink.close()
 
-    def _install(self):
-        sys.stdout, sys.stderr = self.stdout, self.stderr
-        sys.stdin = _NoStdin()
-        builtins.input = _no_input
-        builtins.display = self.display
-        self.namespace["display"] = self.display
-        _install_matplotlib_backend(self)
+    # -- executing --
 
-    # ---- output -------------------------------------------------------------------------
-
-    def stream_text(self, name, text):
-        if not text:
-            return
-        with self._lock:
-            if self._pending and self._pending[-1][0] == name:
-                self._pending[-1][1] += text
-            else:
-                self._pending.append([name, text])
-            # live, but bounded: a newline flushes at most every 10 ms; the pump does the rest
-            if "\n" in text and (not self._threaded or time.monotonic() - self._last_flush > 0.01):
-                self.flush_streams()
-            elif sum(len(t) for _, t in self._pending) > MAX_EVENT_TEXT:
-                self.flush_streams()
-
-    def flush_streams(self):
-        with self._lock:
-            pending, self._pending = self._pending, []
-            self._last_flush = time.monotonic()
-            for name, text in pending:
-                self._send_text(name, text)
-
-    def _sync(self):
-        """Output written below Python so far, then everything pending, goes out before what follows."""
-        self._drain()
-        self.flush_streams()
-
-    def flush_if_stale(self):
-        with self._lock:
-            if self._pending and time.monotonic() - self._last_flush >= FLUSH_INTERVAL:
-                self.flush_streams()
-
-    def _send_text(self, name, text):
-        if self._cell_id is None or self._truncated:
-            return
-        data = text.encode("utf-8", "surrogatepass")
-        room = self._max_output - self._output_bytes
-        if len(data) > room:
-            text = data[:max(room, 0)].decode("utf-8", "ignore")
-            data = text.encode("utf-8", "surrogatepass")
-        self._output_bytes += len(data)
-        for start in range(0, len(text), MAX_EVENT_TEXT):
-            self._event("stream", name=name, text=text[start:start + MAX_EVENT_TEXT])
-        if self._output_bytes >= self._max_output:
-            self._truncated = True
-            self._event("truncated", limit_bytes=self._max_output)
-
-    def _event(self, type_, **fields):
-        event = {"type": type_, "id": self._cell_id}
-        event.update(fields)
-        with self._lock:
-            self._emit(event)
-
-    def display(self, *objs, **_kwargs):
-        """Jupyter's display(): each object as a display_data bundle."""
-        for obj in objs:
-            self._sync()
-            self._event("display_data", data=mime_bundle(obj), metadata={})
-
-    def show_figures(self):
-        """Every open matplotlib figure as a PNG, then closed (plt.show and the cell's end)."""
-        pyplot = sys.modules.get("matplotlib.pyplot")
-        if pyplot is None:
-            return
-        for number in list(pyplot.get_fignums()):
-            figure = pyplot.figure(number)
-            buffer = io.BytesIO()
-            try:
-                figure.savefig(buffer, format="png", bbox_inches="tight")
-            except Exception as e:  # a broken figure must not break the cell's report
-                self.stream_text("stderr", "could not render figure %d: %s\n" % (number, e))
-                pyplot.close(figure)
-                continue
-            pyplot.close(figure)
-            self._sync()
-            self._event("display_data", data={
-                "image/png": base64.b64encode(buffer.getvalue()).decode("ascii"),
-                "text/plain": "<Figure %d>" % number}, metadata={})
-
-    # ---- execution ----------------------------------------------------------------------
-
-    def execute(self, cell_id, code, max_output_bytes=DEFAULT_MAX_OUTPUT, drain=None):
-        """Runs one cell; emits started, its outputs, and exactly one finished."""
+    def execute(self, cell_id, code, max_output_bytes=DEFAULT_MAX_OUTPUT_BYTES):
+        """Runs one cell: emits started, its output, then finished; returns the finished event."""
         self.execution_count += 1
         count = self.execution_count
-        with self._lock:
-            self._cell_id = cell_id
-            self._max_output = max(0, int(max_output_bytes))
-            self._output_bytes = 0
-            self._truncated = False
-            self._pending = []
-            self._drain = drain or (lambda: None)
-        self._event("started", execution_count=count)
-        started, cpu_before = time.monotonic(), _cpu_seconds()
-        status = self._run(code, count)
+        usage_before = _usage()
+        start = time.perf_counter()
+        self._emit({'type': 'started', 'id': cell_id, 'execution_count': count})
+        self._sink.begin(cell_id, DEFAULT_MAX_OUTPUT_BYTES if max_output_bytes is None else max_output_bytes)
+        self._formatter.shown_figures = []
+        status = 'error'
+        saved = self._enter_cell()
         try:
-            self.show_figures()
-        except KeyboardInterrupt:
-            status = "interrupted"
-        self._sync()
-        self._event("finished", status=status, execution_count=count,
-                    duration_ms=int((time.monotonic() - started) * 1000),
-                    cpu_ms=None if cpu_before is None else int((_cpu_seconds() - cpu_before) * 1000),
-                    peak_memory_kb=_peak_memory_kb())
-        with self._lock:
-            self._cell_id = None
-        return status
+            error = self._protected(self._run_cell, code, count)
+            if error is not None:
+                self._report(error)
+            figure_error = self._protected(self.show_figures, True)  # like Jupyter's inline backend
+            if figure_error is not None:
+                self._report(figure_error)
+            if error is None:
+                error = figure_error
+            status = ('ok' if error is None else
+                      'interrupted' if isinstance(error, KeyboardInterrupt) else 'error')
+        except Exception as exc:  # a runner bug: report it, and still finish the cell
+            self._sink.send({'type': 'error', 'ename': type(exc).__name__, 'evalue': _safe_str(exc),
+                             'traceback': traceback.format_exception(exc)})
+        finally:
+            self._leave_cell(saved)
+            self._sink.end()
+            self._formatter.shown_figures = []
+            usage_after = _usage()
+            finished = {
+                'type': 'finished', 'id': cell_id, 'status': status, 'execution_count': count,
+                'duration_ms': round((time.perf_counter() - start) * 1000),
+                'cpu_ms': None, 'peak_memory_kb': None,
+            }
+            if usage_before and usage_after:
+                finished['cpu_ms'] = round((usage_after[0] - usage_before[0]) * 1000)
+                finished['peak_memory_kb'] = usage_after[1]
+            self._emit(finished)
+        return finished
 
-    def _run(self, code, count):
-        filename = "<cell-%d>" % count
-        linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    def _protected(self, work, *args):
+        """Runs user-facing work with interrupts live; returns the exception it raised, if any."""
+        self._in_cell = True
         try:
-            tree = ast.parse(code, filename, "exec")
-            trailing = None
-            if tree.body and isinstance(tree.body[-1], ast.Expr):
-                trailing = ast.Expression(tree.body.pop().value)
-            body = compile(tree, filename, "exec")
-            tail = compile(trailing, filename, "eval") if trailing is not None else None
-        except (SyntaxError, ValueError, OverflowError) as e:
-            self._report_error(e, syntax=isinstance(e, SyntaxError))
-            return "error"
-        if hasattr(signal, "SIGINT") and self._threaded:
-            signal.signal(signal.SIGINT, self._on_sigint)  # the cell before may have changed it
+            work(*args)
+            self._in_cell = False
+        except BaseException as exc:  # KeyboardInterrupt and SystemExit too: the cell fails, not us
+            self._in_cell = False
+            return exc
+        return None
+
+    def _run_cell(self, code, count):
+        filename = f'<cell-{count}>'
+        # Registered so tracebacks, inspect and warnings can show the cell's lines.
+        linecache.cache[filename] = (len(code), None, _source_lines(code), filename)
         try:
-            self.executing = True
-            try:
-                exec(body, self.namespace)
-                value = eval(tail, self.namespace) if tail is not None else None
-            finally:
-                self.executing = False
+            tree = ast.parse(code, filename)
+            last = self._take_trailing_expression(tree, code)
+            body = compile(tree, filename, 'exec', _COMPILE_FLAGS, dont_inherit=True)
+            if last is not None:
+                last = compile(ast.Expression(last.value), filename, 'eval', _COMPILE_FLAGS, dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            raise exc.with_traceback(None)  # the compiler's frames mean nothing to the user
+        self._run(body)
+        if last is not None:
+            value = self._run(last)
             if value is not None:
-                self.namespace["_"] = value
-                self._sync()
-                self._event("execute_result", execution_count=count, data=mime_bundle(value), metadata={})
-            return "ok"
-        except KeyboardInterrupt as e:
-            self._report_error(e)
-            return "interrupted"
-        except SystemExit as e:
-            if e.code in (None, 0):
-                return "ok"
-            self._report_error(e)
-            return "error"
-        except BaseException as e:
-            self._report_error(e)
-            return "error"
+                self.namespace['_'] = value
+                data, metadata = self._formatter.format(value)
+                self._sink.send({'type': 'execute_result', 'execution_count': count,
+                                 'data': data, 'metadata': metadata})
 
-    def _on_sigint(self, _signum, _frame):
-        if self.executing:
-            raise KeyboardInterrupt()
-
-    def _report_error(self, error, syntax=False):
-        self._sync()
-        ename = type(error).__name__
-        if syntax:
-            evalue = "%s (line %s, column %s)" % (error.msg, error.lineno, error.offset)
-            lines = traceback.format_exception_only(type(error), error)
-            lines = [line.rstrip("\n") for line in lines[:-1]] + [RED + ename + RESET + ": " + evalue]
-        else:
-            evalue = str(error)
-            tb = error.__traceback__
-            while tb is not None and tb.tb_frame.f_code.co_filename == _RUNNER_FILE:
-                tb = tb.tb_next  # the user's frames only
-            lines = ["Traceback (most recent call last):"] if tb is not None else []
-            for frame in traceback.extract_tb(tb):
-                if frame.filename == _RUNNER_FILE:
-                    continue
-                where = "  File %s%s%s, line %s%d%s, in %s" % (
-                    GREEN, frame.filename, RESET, CYAN, frame.lineno, RESET, frame.name)
-                lines.append(where)
-                if frame.line:
-                    lines.append("    " + frame.line.strip())
-            lines.append(RED + ename + RESET + (": " + evalue if evalue else ""))
-        self._event("error", ename=ename, evalue=evalue, traceback=lines)
-
-
-_RUNNER_FILE = Runner.execute.__code__.co_filename
-
-
-def mime_bundle(obj):
-    """The MIME bundle Jupyter would show for obj: its rich reprs plus text/plain."""
-    data = {}
-    if not isinstance(obj, type):
-        method = getattr(obj, "_repr_mimebundle_", None)
-        if callable(method):
-            try:
-                bundle = method()
-                if isinstance(bundle, tuple):
-                    bundle = bundle[0]
-                if isinstance(bundle, dict):
-                    data.update({str(k): v for k, v in bundle.items()})
-            except Exception:
-                pass
-        for name, mime in REPR_METHODS:
-            if mime in data:
-                continue
-            method = getattr(obj, name, None)
-            if not callable(method):
-                continue
-            try:
-                value = method()
-            except Exception:
-                continue
-            if isinstance(value, tuple):
-                value = value[0]
-            if value is None:
-                continue
-            if mime in BINARY_MIMES and isinstance(value, (bytes, bytearray)):
-                value = base64.b64encode(bytes(value)).decode("ascii")
-            if mime == "application/json":
-                try:
-                    json.dumps(value, allow_nan=False)
-                except (TypeError, ValueError):
-                    continue
-            elif not isinstance(value, str):
-                continue
-            data[mime] = value
-    for mime, value in list(data.items()):
-        if isinstance(value, (bytes, bytearray)):
-            data[mime] = base64.b64encode(bytes(value)).decode("ascii")
-    try:
-        text = repr(obj)
-    except Exception as e:
-        text = "<unrepresentable %s: %s>" % (type(obj).__name__, e)
-    data["text/plain"] = text if len(text) <= DEFAULT_MAX_OUTPUT else text[:DEFAULT_MAX_OUTPUT] + "…"
-    return data
-
-
-def _install_matplotlib_backend(runner):
-    """A matplotlib backend whose show() hands figures to the runner while Agg draws them.
-    Found by an import hook, so matplotlib is imported only when the user imports it."""
-
-    class BackendFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-        def find_spec(self, name, path=None, target=None):
-            return importlib.util.spec_from_loader(name, self) if name == BACKEND_MODULE else None
-
-        def create_module(self, spec):
+    @staticmethod
+    def _take_trailing_expression(tree, code):
+        """Removes and returns the cell's last statement if it is an expression to show."""
+        if not tree.body or not isinstance(tree.body[-1], ast.Expr):
             return None
+        last = tree.body[-1]
+        line = _source_lines(code)[last.end_lineno - 1]
+        rest = line.encode('utf-8')[last.end_col_offset:].decode('utf-8', 'replace')
+        if rest.lstrip().startswith(';'):  # `x;` hides the value, as in Jupyter
+            return None
+        tree.body.pop()
+        return last
 
-        def exec_module(self, module):
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-            module.FigureCanvas = FigureCanvasAgg
-            module.show = lambda *args, **kwargs: runner.show_figures()
+    def _run(self, code_object):
+        result = eval(code_object, self.namespace)
+        if code_object.co_flags & _CO_COROUTINE:  # the cell used top-level await
+            result = self._await(result)
+        return result
 
-    if not any(type(f).__name__ == "BackendFinder" for f in sys.meta_path):
-        sys.meta_path.append(BackendFinder())
-    os.environ["MPLBACKEND"] = "module://" + BACKEND_MODULE
+    def _await(self, coroutine):
+        if IN_BROWSER:
+            coroutine.close()
+            raise RuntimeError('top-level await is not supported in the browser runner')
+        import asyncio
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        task = self._loop.create_task(coroutine)
+        try:
+            return self._loop.run_until_complete(task)
+        finally:
+            if not task.done():  # interrupted: do not let it resume in a later cell
+                task.cancel()
+                try:
+                    self._loop.run_until_complete(task)
+                except BaseException:
+                    pass
+
+    def _report(self, exc):
+        self._sink.send({'type': 'error', 'ename': type(exc).__name__, 'evalue': describe_error(exc),
+                         'traceback': format_traceback(exc)})
+
+    # -- what a cell sees --
+
+    def _enter_cell(self):
+        global _ACTIVE
+        saved = (sys.stdout, sys.stderr, sys.stdin, builtins.input,
+                 getattr(builtins, 'display', None), sys.modules.get('__main__'), _ACTIVE)
+        sys.stdout, sys.stderr, sys.stdin = self._stdout, self._stderr, self._stdin
+        builtins.input = _input_unavailable
+        builtins.display = self.display
+        sys.modules['__main__'] = self.module
+        _ACTIVE = self
+        self._lock.pending = False
+        if 'matplotlib.pyplot' in sys.modules:  # imported before this runner existed
+            _patch_pyplot(sys.modules['matplotlib.pyplot'])
+        # A previous cell may have set SIGINT to SIG_IGN (or anything): interrupts work again.
+        try:
+            saved_sigint = signal.signal(signal.SIGINT, self.on_sigint)
+        except (ValueError, OSError, AttributeError, RuntimeError):  # not the main thread; no signals
+            saved_sigint = False
+        return saved + (saved_sigint,)
+
+    def _leave_cell(self, saved):
+        global _ACTIVE
+        stdout, stderr, stdin, input_, display, main, active, sigint = saved
+        if sigint is not False:
+            signal.signal(signal.SIGINT, signal.default_int_handler if sigint is None else sigint)
+        self._lock.pending = False
+        sys.stdout, sys.stderr, sys.stdin = stdout, stderr, stdin
+        builtins.input = input_
+        if display is None:
+            builtins.__dict__.pop('display', None)
+        else:
+            builtins.display = display
+        if main is not None:
+            sys.modules['__main__'] = main
+        _ACTIVE = active
+
+    def on_sigint(self, signum, frame):
+        """SIGINT handler: KeyboardInterrupt in a running cell; harmless while idle."""
+        if not self._in_cell:
+            return
+        if self._lock.depth:
+            self._lock.pending = True  # raised when the runner has finished writing an event
+            return
+        raise KeyboardInterrupt
+
+    # -- display --
+
+    def display(self, *objs, raw=False, metadata=None, include=None, exclude=None, **kwargs):
+        """Shows each object as rich output, like IPython's display()."""
+        for obj in objs:
+            if raw:
+                data, meta = {}, {}
+                for mime, value in dict(obj).items():
+                    DisplayFormatter._put(data, mime, value)
+            else:
+                data, meta = self._formatter.format(obj)
+            if include:
+                data = {mime: value for mime, value in data.items() if mime in include}
+            if exclude:
+                data = {mime: value for mime, value in data.items() if mime not in exclude}
+            if metadata:
+                meta.update(metadata)
+            self._sink.send({'type': 'display_data', 'data': data, 'metadata': meta})
+
+    def show_figures(self, at_cell_end=False):
+        """Displays every open pyplot figure as PNG and closes them (plt.show(), end of a cell)."""
+        pyplot = sys.modules.get('matplotlib.pyplot')
+        if pyplot is None:
+            return
+        try:
+            for number in pyplot.get_fignums():
+                figure = pyplot.figure(number)
+                if at_cell_end and any(figure is shown for shown in self._formatter.shown_figures):
+                    continue  # already shown, as Out[n] or by display()
+                self.display(figure)
+        finally:
+            pyplot.close('all')
 
 
-def _cpu_seconds():
-    if resource is None:
-        return None
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+# ---- the sandbox home: stdio ----------------------------------------------------------------
+
+def encode_line(event):
+    try:
+        return (json.dumps(event, ensure_ascii=False, separators=(',', ':'), default=str) + '\n').encode('utf-8')
+    except UnicodeEncodeError:  # lone surrogates: let JSON escape them
+        return (json.dumps(event, separators=(',', ':'), default=str) + '\n').encode('ascii')
 
 
-def _peak_memory_kb():
-    if resource is None:
-        return None
-    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+def parse_command(line):
+    """One stdin line as a command dict; ValueError with a message for the server otherwise."""
+    try:
+        message = json.loads(line)
+    except ValueError as exc:
+        raise ValueError(f'not JSON: {exc}') from None
+    if not isinstance(message, dict):
+        raise ValueError('a command must be a JSON object')
+    kind = message.get('type')
+    if kind == 'execute':
+        if not isinstance(message.get('id'), str):
+            raise ValueError("execute needs a string 'id'")
+        if not isinstance(message.get('code'), str):
+            raise ValueError("execute needs a string 'code'")
+        limit = message.get('max_output_bytes')
+        if limit is None:
+            message['max_output_bytes'] = DEFAULT_MAX_OUTPUT_BYTES
+        elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError("'max_output_bytes' must be a non-negative integer")
+    elif kind not in ('interrupt', 'shutdown'):
+        raise ValueError(f'unknown command type {kind!r}')
+    return message
 
 
 class StdioTransport:
-    """The sandbox home: protocol on private copies of fds 0 and 1; fds 1 and 2 become pipes
-    so output written below Python (os.write, subprocesses, C libraries) is captured too."""
+    """The sandbox home: JSON lines on private copies of fds 0 and 1.
+
+    The user's fd 0 becomes /dev/null and fds 1/2 become pipes read by the OutputSink, so nothing
+    a cell (or its subprocesses) does can read or corrupt the protocol.
+    """
 
     def __init__(self):
-        self._out_fd = os.dup(1)
-        self._in_fd = os.dup(0)
-        self._write_lock = threading.Lock()
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.close(devnull)
-        self._pipes = {}
-        for fd, name in ((1, "stdout"), (2, "stderr")):
+        self._in = os.dup(0)
+        self._out = os.dup(1)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        self.pipes = {}
+        for name, fd in (('stdout', 1), ('stderr', 2)):
             read_end, write_end = os.pipe()
             os.dup2(write_end, fd)
             os.close(write_end)
             os.set_blocking(read_end, False)
-            self._pipes[read_end] = (name, codecs.getincrementaldecoder("utf-8")("replace"))
-        self._pump_lock = threading.RLock()
-        self.commands = queue.Queue()
-        self.runner = None
+            self.pipes[name] = read_end
+        self._lock = threading.Lock()
+        self.forked = False
+        os.register_at_fork(after_in_child=self._after_fork_in_child)
+
+    def _after_fork_in_child(self):
+        self.forked = True  # a child that forgot os._exit() must not speak for the runner
+        self._lock = threading.Lock()
 
     def emit(self, event):
-        try:
-            line = json.dumps(event, ensure_ascii=True, allow_nan=False)
-        except (TypeError, ValueError):
-            if "data" in event:
-                event = dict(event, data={k: v for k, v in event["data"].items() if isinstance(v, str)})
-            line = json.dumps(event, ensure_ascii=True, default=str)
-        data = (line + "\n").encode("ascii")
-        with self._write_lock:
-            view = memoryview(data)
-            while view:
-                written = os.write(self._out_fd, view)
-                view = view[written:]
-
-    def start(self, runner):
-        self.runner = runner
-        for target, name in ((self._read_commands, "commands"), (self._pump, "pump")):
-            threading.Thread(target=target, name=name, daemon=True).start()
-
-    def drain(self):
-        """Everything already written to fds 1 and 2 becomes stream text, now."""
-        with self._pump_lock:
-            for fd, (name, decoder) in self._pipes.items():
-                while True:
-                    try:
-                        chunk = os.read(fd, 65536)
-                    except BlockingIOError:
-                        break
-                    if not chunk:
-                        break
-                    self.runner.stream_text(name, decoder.decode(chunk))
-
-    def _pump(self):
-        import select
-        fds = list(self._pipes)
-        while True:
+        if self.forked:
+            return
+        data = memoryview(encode_line(event))
+        with self._lock:
             try:
-                readable, _, _ = select.select(fds, [], [], FLUSH_INTERVAL)
-                if readable:
-                    self.drain()
-                self.runner.flush_if_stale()
-            except Exception as e:  # keep pumping whatever one chunk did
-                try:
-                    self.emit({"type": "protocol_error", "message": "output pump: %s" % e})
-                except Exception:
-                    pass
+                while data:
+                    data = data[os.write(self._out, data):]
+            except BrokenPipeError:
+                os._exit(0)  # the server is gone: nobody to report to
 
-    def _read_commands(self):
-        with os.fdopen(self._in_fd, "rb") as stdin:
-            for raw in stdin:
-                try:
-                    message = json.loads(raw.decode("utf-8"))
-                    if not isinstance(message, dict):
-                        raise ValueError("a message must be a JSON object")
-                except ValueError as e:
-                    self.emit({"type": "protocol_error", "message": "malformed line: %s" % e})
+    def read_commands(self, deliver):
+        """Reader thread: interrupts act at once, other commands go to ``deliver``; EOF → None."""
+        with os.fdopen(self._in, 'rb') as lines:
+            for line in lines:
+                if not line.strip():
                     continue
-                if message.get("type") == "interrupt":
-                    if self.runner.executing:
-                        os.kill(os.getpid(), signal.SIGINT)
+                try:
+                    message = parse_command(line)
+                except ValueError as exc:
+                    self.emit({'type': 'protocol_error', 'message': str(exc)})
+                    continue
+                if message['type'] == 'interrupt':
+                    os.kill(os.getpid(), signal.SIGINT)
                 else:
-                    self.commands.put(message)
-        self.commands.put(None)
-
-
-def write_workspace_file(name, content_base64):
-    """Places an input file in the working directory; the name must be one plain segment."""
-    if not isinstance(name, str) or not isinstance(content_base64, str):
-        raise ValueError("write_file needs a string name and content_base64")
-    if name in ("", ".", "..") or "/" in name or "\\" in name or any(ord(c) < 32 for c in name):
-        raise ValueError("not a plain file name")
-    data = base64.b64decode(content_base64, validate=True)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(name, flags, 0o644)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
+                    deliver(message)
+        deliver(None)
 
 
 def main():
+    import queue
     transport = StdioTransport()
-    runner = Runner(transport.emit, threaded=True)
-    signal.signal(signal.SIGINT, runner._on_sigint)
-    transport.emit({"type": "ready", "python": sys.version.split()[0], "pid": os.getpid()})
-    transport.start(runner)
+    runner = Runner(transport.emit, fd_pipes=transport.pipes)
+    signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
+    if sys.path and sys.path[0] == os.path.dirname(os.path.abspath(__file__)):
+        sys.path[0] = ''  # cells import modules from the working directory, as in Jupyter
+    inbox = queue.SimpleQueue()
+    threading.Thread(target=transport.read_commands, args=(inbox.put,), name='runner-stdin',
+                     daemon=True).start()
+    transport.emit({'type': 'ready', 'python': '%d.%d.%d' % sys.version_info[:3], 'pid': os.getpid()})
     while True:
-        try:
-            message = transport.commands.get()
-        except KeyboardInterrupt:
-            continue
-        if message is None or message.get("type") == "shutdown":
+        message = inbox.get()
+        if message is None or message['type'] == 'shutdown':
             break
-        if message.get("type") == "write_file":
-            try:
-                write_workspace_file(message.get("name"), message.get("content_base64"))
-            except (ValueError, OSError) as e:
-                transport.emit({"type": "protocol_error", "message": "could not write %r: %s" % (message.get("name"), e)})
-            continue
-        if message.get("type") != "execute":
-            transport.emit({"type": "protocol_error", "message": "unknown message type %r" % message.get("type")})
-            continue
-        cell_id, code = message.get("id"), message.get("code")
-        limit = message.get("max_output_bytes", DEFAULT_MAX_OUTPUT)
-        if not isinstance(cell_id, str) or not isinstance(code, str) or not isinstance(limit, int):
-            transport.emit({"type": "protocol_error", "message": "execute needs a string id and code"})
-            continue
-        try:
-            runner.execute(cell_id, code, limit, drain=transport.drain)
-        except KeyboardInterrupt:
-            pass  # an interrupt that landed between cells
-    os._exit(0)
+        runner.execute(message['id'], message['code'], message['max_output_bytes'])
+        if transport.forked:
+            break
+    os._exit(0)  # threads a cell left running must not keep the sandbox alive
 
 
-if __name__ == "__main__":
+if __name__ == '__main__':
     main()

@@ -197,8 +197,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
     static void remove(DockerClient docker, String containerId) {
         try {
             docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
-        } catch (NotFoundException e) {
-            // already gone
+        } catch (NotFoundException | com.github.dockerjava.api.exception.ConflictException e) {
+            // already gone, or already being removed by the other cleanup path
         } catch (RuntimeException e) {
             log.warn("could not remove sandbox {}: {}", containerId, e.getMessage());
         }

@@ -88,6 +88,10 @@ public final class StoreWriter implements AutoCloseable {
 
     /** Commits the group in one transaction; a failing write is rolled back alone and reported to its caller. */
     private void commitGroup(DSLContext ctx, List<Write> group) {
+        if (group.size() == 1) {
+            commitAlone(ctx, group.get(0));
+            return;
+        }
         List<Write> applied = new ArrayList<>();
         for (Write w : group) {
             try (var sp = new Savepoint(connection)) {
@@ -108,6 +112,22 @@ public final class StoreWriter implements AutoCloseable {
             } catch (SQLException ignored) {
                 // the connection is in trouble; the next commit will say so again
             }
+        }
+    }
+
+    /** The common case of an idle server: one write, no savepoint round trips. */
+    private void commitAlone(DSLContext ctx, Write w) {
+        try {
+            w.work().accept(ctx);
+            connection.commit();
+            w.done().complete(null);
+        } catch (RuntimeException | SQLException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException ignored) {
+                // reported below
+            }
+            w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
         }
     }
 
