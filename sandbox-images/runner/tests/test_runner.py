@@ -342,9 +342,12 @@ class StreamingTest(ProcessTestCase):
             'subprocess.run(["sh", "-c", "echo d; echo e >&2"])\nprint("f")\n'
             'sys.stdout.buffer.write(b"g\\n")\nos.system("echo h")\nprint("i")')
         self.assert_ok(events)
-        self.assertEqual(stream_lines(events), [
-            ('stdout', 'a'), ('stdout', 'b'), ('stderr', 'c'), ('stdout', 'd'), ('stderr', 'e'),
-            ('stdout', 'f'), ('stdout', 'g'), ('stdout', 'h'), ('stdout', 'i')])
+        lines = stream_lines(events)
+        # Each stream keeps its order, and fd output written before a print comes before it. (Two
+        # raw fd writes to different pipes with no print between them have no order to keep.)
+        self.assertEqual([line for name, line in lines if name == 'stdout'], list('abdfghi'))
+        self.assertEqual([line for name, line in lines if name == 'stderr'], list('ce'))
+        self.assertLess(lines.index(('stderr', 'e')), lines.index(('stdout', 'f')))
 
     def test_a_multibyte_character_split_across_fd_writes_arrives_whole(self):
         events = self.run_cell('import os, time\ndata = "héllo ✓\\n".encode()\n'

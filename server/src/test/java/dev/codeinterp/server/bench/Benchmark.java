@@ -79,13 +79,19 @@ public final class Benchmark {
         ws.sendText(WireCodec.encode(new ClientMessage.Hello(s.token(), 0)), true).join();
         frames.poll(5, TimeUnit.SECONDS);
         List<Double> ms = new ArrayList<>();
+        Map<String, List<Double>> byType = new java.util.TreeMap<>();
         for (int i = 0; i < 220; i++) {
             long t0 = System.nanoTime();
             ws.sendText(WireCodec.encode(new ClientMessage.Execute("1+1", null)), true).join();
             while (true) {
                 ServerMessage m = frames.poll(10, TimeUnit.SECONDS);
-                if (m instanceof ServerMessage.EventFrame f && f.event().event() instanceof Event.Finished) {
-                    break;
+                if (m instanceof ServerMessage.EventFrame f) {
+                    if (i >= 20) {
+                        byType.computeIfAbsent(f.event().event().type().wire(), k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e6);
+                    }
+                    if (f.event().event() instanceof Event.Finished) {
+                        break;
+                    }
                 }
             }
             if (i >= 20) { // the first 20 warm the JIT
@@ -93,6 +99,7 @@ public final class Benchmark {
             }
         }
         print("WebSocket round trip of 1+1, execute → finished, warm session (n=200)", ms, 50, 99);
+        byType.forEach((type, values) -> print("  … until the '" + type + "' frame arrives", values, 50));
         ws.abort();
         naiveDockerRun(app, percentile(ms, 50));
     }
