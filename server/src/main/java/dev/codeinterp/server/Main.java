@@ -26,7 +26,8 @@ public final class Main implements AutoCloseable {
 
     public Main(Settings settings) {
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
-        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost());
+        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost(),
+                deploymentId(settings));
         var engine = backend.info();
         if (engine.available()) {
             backend.reapOrphans();
@@ -39,6 +40,12 @@ public final class Main implements AutoCloseable {
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes()),
                 settings.runtime(), settings.idleTtl());
         this.web = new WebServer(settings, sessions, backend, pool);
+    }
+
+    /** A deployment is its data directory: one server process at a time owns it and its sandboxes. */
+    static String deploymentId(Settings settings) {
+        String path = settings.dataDir().toAbsolutePath().normalize().toString();
+        return dev.codeinterp.server.session.Tokens.hash(path).substring(0, 16);
     }
 
     public Main start(Settings settings) {

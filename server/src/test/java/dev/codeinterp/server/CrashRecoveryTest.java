@@ -51,12 +51,17 @@ class CrashRecoveryTest {
             server.destroyForcibly().waitFor();
         }
 
+        List<String> bystanders = sandboxesOf(TestApp.shared("runc"));
+        assertThat(bystanders).isNotEmpty();
         try (TestApp next = TestApp.start("runc", Map.of(), dataDir)) {
             DockerSandboxBackend backend = next.main.backend();
             List<Container> leftovers = backend.managedContainers().stream()
+                    .filter(c -> backend.deploymentId().equals(c.getLabels().get(DockerSandboxBackend.LABEL_DEPLOYMENT)))
                     .filter(c -> !backend.instanceId().equals(c.getLabels().get(DockerSandboxBackend.LABEL_INSTANCE)))
                     .toList();
             assertThat(leftovers).as("containers of the killed process").isEmpty();
+            assertThat(next.main.backend().managedContainers().stream().map(Container::getId).toList())
+                    .as("another deployment's sandboxes on the same engine are left alone").containsAll(bystanders);
 
             JsonObject history = next.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json();
             List<JsonObject> events = history.objectList("events");
@@ -72,6 +77,14 @@ class CrashRecoveryTest {
             JsonObject after = next.execute(s, "print('after the crash')", null);
             assertThat(after.string("stdout")).isEqualTo("after the crash\n");
         }
+    }
+
+    private static List<String> sandboxesOf(TestApp app) throws InterruptedException {
+        DockerSandboxBackend backend = app.main.backend();
+        waitUntil(() -> app.main.pool().idleCount() > 0);
+        return backend.managedContainers().stream()
+                .filter(c -> backend.instanceId().equals(c.getLabels().get(DockerSandboxBackend.LABEL_INSTANCE)))
+                .map(Container::getId).toList();
     }
 
     private static Process startServerProcess(Path dataDir, int port) throws IOException {

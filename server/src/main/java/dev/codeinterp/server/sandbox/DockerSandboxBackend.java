@@ -28,10 +28,13 @@ public final class DockerSandboxBackend implements SandboxBackend {
     private static final Logger log = LoggerFactory.getLogger(DockerSandboxBackend.class);
     public static final String LABEL_MANAGED = "dev.codeinterp.managed";
     public static final String LABEL_INSTANCE = "dev.codeinterp.instance";
+    /** Which deployment (data directory) a sandbox belongs to: servers of other deployments on the same engine are left alone. */
+    public static final String LABEL_DEPLOYMENT = "dev.codeinterp.deployment";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private final DockerClient docker;
     private final SandboxSpec spec;
+    private final String deploymentId;
     /** Identifies this server process; containers with another value are a previous process's orphans. */
     private final String instanceId = UUID.randomUUID().toString();
     private final ExecutorService cleanup = Executors.newFixedThreadPool(2, r -> {
@@ -40,18 +43,19 @@ public final class DockerSandboxBackend implements SandboxBackend {
         return t;
     });
 
-    private DockerSandboxBackend(DockerClient docker, SandboxSpec spec) {
+    private DockerSandboxBackend(DockerClient docker, SandboxSpec spec, String deploymentId) {
         this.docker = docker;
         this.spec = spec;
+        this.deploymentId = deploymentId;
     }
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
     public static DockerSandboxBackend connect(SandboxSpec spec) {
-        return connect(spec, null);
+        return connect(spec, null, "standalone");
     }
 
     /** Connects to {@code dockerHost} (e.g. unix:///var/run/docker.sock), or DOCKER_HOST when null. */
-    public static DockerSandboxBackend connect(SandboxSpec spec, String dockerHost) {
+    public static DockerSandboxBackend connect(SandboxSpec spec, String dockerHost, String deploymentId) {
         DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
         if (dockerHost != null) {
             builder.withDockerHost(dockerHost);
@@ -62,7 +66,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .maxConnections(64)
                 .connectionTimeout(Duration.ofSeconds(5))
                 .build();
-        return new DockerSandboxBackend(DockerClientImpl.getInstance(config, http), spec);
+        return new DockerSandboxBackend(DockerClientImpl.getInstance(config, http), spec, deploymentId);
     }
 
     public DockerClient client() {
@@ -78,7 +82,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         String containerId;
         try {
             containerId = docker.createContainerCmd(spec.image())
-                    .withLabels(Map.of(LABEL_MANAGED, "true", LABEL_INSTANCE, instanceId))
+                    .withLabels(Map.of(LABEL_MANAGED, "true", LABEL_DEPLOYMENT, deploymentId, LABEL_INSTANCE, instanceId))
                     .withCmd(SandboxSpec.COMMAND)
                     .withEnv(SandboxSpec.ENVIRONMENT)
                     .withUser(SandboxSpec.USER)
@@ -143,11 +147,12 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .withAutoRemove(false);
     }
 
+    /** Removes sandboxes of earlier processes of this deployment; another deployment's are not ours to touch. */
     @Override
     public int reapOrphans() {
         int removed = 0;
         for (Container c : managedContainers()) {
-            if (!instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
+            if (deploymentId.equals(c.getLabels().get(LABEL_DEPLOYMENT)) && !instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
                 remove(docker, c.getId());
                 removed++;
             }
@@ -166,6 +171,10 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     public String instanceId() {
         return instanceId;
+    }
+
+    public String deploymentId() {
+        return deploymentId;
     }
 
     @Override

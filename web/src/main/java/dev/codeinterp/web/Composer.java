@@ -1,0 +1,140 @@
+package dev.codeinterp.web;
+
+import org.teavm.jso.dom.events.KeyboardEvent;
+import org.teavm.jso.dom.html.HTMLElement;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The code editor: Shift+Enter or Ctrl/Cmd+Enter runs, Tab indents, Enter keeps the indent
+ * (one level more after a colon), Up/Down at the first/last line recall earlier cells.
+ */
+final class Composer {
+    interface Actions {
+        void run(String code);
+
+        void interrupt();
+
+        void restart();
+
+        void newSession();
+    }
+
+    private final HTMLElement root = Dom.el("footer", "composer");
+    private final HTMLElement editor = Dom.el("textarea", "editor");
+    private final HTMLElement interrupt;
+    private final List<String> history = new ArrayList<>();
+    private int historyIndex;
+    private String draft = "";
+    private final Actions actions;
+
+    Composer(Actions actions) {
+        this.actions = actions;
+        editor.setAttribute("data-testid", "composer");
+        editor.setAttribute("aria-label", "Python code");
+        editor.setAttribute("spellcheck", "false");
+        editor.setAttribute("autocapitalize", "off");
+        editor.setAttribute("rows", "4");
+        editor.setAttribute("placeholder", "print('Hello')   — Shift+Enter to run");
+        editor.addEventListener("keydown", e -> onKey((KeyboardEvent) e));
+        HTMLElement run = Dom.button("Run", "run", "Run the cell (Shift+Enter)");
+        run.getClassList().add("primary");
+        run.addEventListener("click", e -> submit());
+        interrupt = Dom.button("Interrupt", "interrupt", "Interrupt the running cell");
+        interrupt.addEventListener("click", e -> actions.interrupt());
+        HTMLElement restart = Dom.button("Restart", "restart", "Restart the interpreter (variables are lost)");
+        restart.addEventListener("click", e -> actions.restart());
+        HTMLElement fresh = Dom.button("New session", "new-session", "Start a new session");
+        fresh.addEventListener("click", e -> actions.newSession());
+        HTMLElement buttons = Dom.el("div", "composer-buttons");
+        buttons.appendChild(run);
+        buttons.appendChild(interrupt);
+        buttons.appendChild(restart);
+        buttons.appendChild(fresh);
+        root.appendChild(editor);
+        root.appendChild(buttons);
+        setRunning(false);
+    }
+
+    HTMLElement root() {
+        return root;
+    }
+
+    void focus() {
+        editor.focus();
+    }
+
+    void setRunning(boolean running) {
+        interrupt.setAttribute("aria-disabled", running ? "false" : "true");
+        if (running) {
+            interrupt.getClassList().remove("idle");
+        } else {
+            interrupt.getClassList().add("idle");
+        }
+    }
+
+    void remember(String code) {
+        if (!code.isBlank() && (history.isEmpty() || !history.get(history.size() - 1).equals(code))) {
+            history.add(code);
+        }
+        historyIndex = history.size();
+    }
+
+    private void submit() {
+        String code = Browser.value(editor);
+        if (code.isBlank()) {
+            return;
+        }
+        remember(code);
+        draft = "";
+        Browser.setValue(editor, "");
+        actions.run(code);
+    }
+
+    private void onKey(KeyboardEvent e) {
+        String key = e.getKey();
+        if ("Enter".equals(key) && (e.isShiftKey() || e.isCtrlKey() || e.isMetaKey())) {
+            e.preventDefault();
+            submit();
+        } else if ("Enter".equals(key)) {
+            e.preventDefault();
+            Browser.insertAtCursor(editor, "\n" + indentForNextLine());
+        } else if ("Tab".equals(key) && !e.isShiftKey()) {
+            e.preventDefault();
+            Browser.insertAtCursor(editor, "    ");
+        } else if ("ArrowUp".equals(key) && onFirstLine() && historyIndex > 0) {
+            e.preventDefault();
+            if (historyIndex == history.size()) {
+                draft = Browser.value(editor);
+            }
+            historyIndex--;
+            Browser.setValue(editor, history.get(historyIndex));
+        } else if ("ArrowDown".equals(key) && onLastLine() && historyIndex < history.size()) {
+            e.preventDefault();
+            historyIndex++;
+            Browser.setValue(editor, historyIndex == history.size() ? draft : history.get(historyIndex));
+        }
+    }
+
+    private String indentForNextLine() {
+        String text = Browser.value(editor);
+        int cursor = Browser.selectionStart(editor);
+        int lineStart = text.lastIndexOf('\n', cursor - 1) + 1;
+        String line = text.substring(lineStart, cursor);
+        int spaces = 0;
+        while (spaces < line.length() && line.charAt(spaces) == ' ') {
+            spaces++;
+        }
+        String indent = " ".repeat(spaces);
+        return line.trim().endsWith(":") ? indent + "    " : indent;
+    }
+
+    private boolean onFirstLine() {
+        return Browser.value(editor).lastIndexOf('\n', Browser.selectionStart(editor) - 1) < 0;
+    }
+
+    private boolean onLastLine() {
+        return Browser.value(editor).indexOf('\n', Browser.selectionEnd(editor)) < 0;
+    }
+}

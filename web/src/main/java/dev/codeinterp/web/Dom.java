@@ -1,0 +1,46 @@
+package dev.codeinterp.web;
+
+import org.teavm.jso.browser.Window;
+import org.teavm.jso.dom.html.HTMLDocument;
+import org.teavm.jso.dom.html.HTMLElement;
+
+/** Builds DOM with text APIs only: nothing the app shows is ever parsed as markup. */
+final class Dom {
+    private Dom() {
+    }
+
+    static HTMLDocument document() {
+        return Window.current().getDocument();
+    }
+
+    static HTMLElement el(String tag, String className) {
+        HTMLElement e = document().createElement(tag);
+        if (className != null) {
+            e.setClassName(className);
+        }
+        return e;
+    }
+
+    static HTMLElement text(String tag, String className, String text) {
+        HTMLElement e = el(tag, className);
+        e.appendChild(document().createTextNode(text));
+        return e;
+    }
+
+    static HTMLElement button(String label, String testId, String title) {
+        HTMLElement b = text("button", "btn", label);
+        b.setAttribute("type", "button");
+        if (testId != null) {
+            b.setAttribute("data-testid", testId);
+        }
+        b.setAttribute("title", title);
+        b.setAttribute("aria-label", title);
+        return b;
+    }
+
+    static void clear(HTMLElement e) {
+        while (e.getFirstChild() != null) {
+            e.removeChild(e.getFirstChild());
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package dev.codeinterp.web;
+
+import dev.codeinterp.model.Event;
+import org.teavm.jso.dom.html.HTMLElement;
+
+/** Mode and isolation, connection state, and the last run's measurements. */
+final class StatusLine {
+    private final HTMLElement root = Dom.el("div", "status");
+    private final HTMLElement mode = Dom.text("span", "status-mode", "Server");
+    private final HTMLElement connection = Dom.text("span", "status-connection", "connecting");
+    private final HTMLElement lastRun = Dom.el("span", "status-run");
+    private final HTMLElement problem = Dom.el("span", "status-problem");
+
+    StatusLine() {
+        root.setAttribute("data-testid", "status");
+        root.setAttribute("role", "status");
+        root.appendChild(mode);
+        root.appendChild(connection);
+        root.appendChild(lastRun);
+        root.appendChild(problem);
+    }
+
+    HTMLElement root() {
+        return root;
+    }
+
+    void runtime(String runtime) {
+        setText(mode, "Server · " + ("runsc".equals(runtime) ? "gVisor" : runtime));
+    }
+
+    void connection(String state) {
+        setText(connection, state);
+        connection.setClassName("status-connection state-" + state.replace(' ', '-'));
+    }
+
+    void problem(String message) {
+        setText(problem, message == null ? "" : message);
+    }
+
+    void lastRun(Event.Finished f) {
+        StringBuilder s = new StringBuilder("last run: ").append(f.status().wire());
+        if (f.durationMs() != null) {
+            s.append(" · ").append(Format.duration(f.durationMs()));
+        }
+        if (f.cpuMs() != null) {
+            s.append(" · CPU ").append(Format.duration(f.cpuMs()));
+        }
+        if (f.peakMemoryKb() != null) {
+            s.append(" · peak ").append(Format.memory(f.peakMemoryKb()));
+        }
+        setText(lastRun, s.toString());
+    }
+
+    private static void setText(HTMLElement e, String text) {
+        Dom.clear(e);
+        e.appendChild(Dom.document().createTextNode(text));
+    }
+}

@@ -1,0 +1,208 @@
+package dev.codeinterp.web;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Status;
+import dev.codeinterp.model.StreamName;
+import org.teavm.jso.browser.Window;
+import org.teavm.jso.dom.html.HTMLElement;
+
+/** One cell: its code, then its outputs as they stream, then how it ended. */
+final class TurnView {
+    private static final int MAX_STREAM_CHARS = 400_000;
+
+    private final HTMLElement root = Dom.el("article", "turn");
+    private final HTMLElement outputs = Dom.el("div", "outputs");
+    private final HTMLElement footer = Dom.el("div", "turn-footer");
+    private final StringBuilder plainOutput = new StringBuilder();
+    private String code = "";
+    private HTMLElement lastStream;
+    private StreamName lastStreamName;
+    private int streamChars;
+    private boolean streamCapped;
+    private double startedAt;
+    private boolean running;
+    private Event.Finished finished;
+
+    TurnView(boolean restartNotice) {
+        root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
+        root.appendChild(outputs);
+        root.appendChild(footer);
+    }
+
+    HTMLElement root() {
+        return root;
+    }
+
+    String code() {
+        return code;
+    }
+
+    Event.Finished finished() {
+        return finished;
+    }
+
+    void queued(String code) {
+        this.code = code;
+        HTMLElement header = Dom.el("div", "turn-code");
+        HTMLElement pre = Dom.el("pre", "code");
+        PythonHighlighter.render(code, pre);
+        if (code.split("\n", -1).length > 12) {
+            pre.getClassList().add("collapsed");
+            HTMLElement toggle = Dom.button("Show all", null, "Show the whole cell");
+            toggle.addEventListener("click", e -> {
+                boolean collapsed = pre.getClassList().toggle("collapsed");
+                toggle.setInnerText(collapsed ? "Show all" : "Collapse");
+            });
+            header.appendChild(toggle);
+        }
+        HTMLElement tools = Dom.el("div", "turn-tools");
+        HTMLElement copyCode = Dom.button("Copy code", null, "Copy this cell's code");
+        copyCode.addEventListener("click", e -> Browser.copy(code));
+        HTMLElement copyOutput = Dom.button("Copy output", null, "Copy this cell's text output");
+        copyOutput.addEventListener("click", e -> Browser.copy(plainOutput.toString()));
+        tools.appendChild(copyCode);
+        tools.appendChild(copyOutput);
+        header.insertBefore(pre, header.getFirstChild());
+        header.appendChild(tools);
+        root.insertBefore(header, outputs);
+        setFooter("queued");
+    }
+
+    void apply(Event event, long timeMs) {
+        switch (event.type()) {
+            case QUEUED:
+                queued(((Event.Queued) event).code());
+                break;
+            case STARTED:
+                running = true;
+                startedAt = timeMs;
+                root.getClassList().add("running");
+                tick();
+                break;
+            case STREAM:
+                stream((Event.Stream) event);
+                break;
+            case EXECUTE_RESULT: {
+                Event.ExecuteResult r = (Event.ExecuteResult) event;
+                HTMLElement block = output("result");
+                block.appendChild(Dom.text("span", "prompt", "Out[" + r.executionCount() + "]:"));
+                block.appendChild(BundleView.render(r.data()));
+                remember(r.data().get("text/plain"));
+                break;
+            }
+            case DISPLAY_DATA: {
+                Event.DisplayData d = (Event.DisplayData) event;
+                output("display").appendChild(BundleView.render(d.data()));
+                remember(d.data().get("text/plain"));
+                break;
+            }
+            case ERROR: {
+                Event.Error e = (Event.Error) event;
+                HTMLElement pre = Dom.el("pre", "traceback");
+                String text = e.traceback().isEmpty() ? e.ename() + ": " + e.evalue() : String.join("\n", e.traceback());
+                Ansi.render(text, pre);
+                output("error").appendChild(pre);
+                plainOutput.append(e.ename()).append(": ").append(e.evalue()).append('\n');
+                break;
+            }
+            case TRUNCATED:
+                notice("Output truncated: this cell printed more than " + (((Event.Truncated) event).limitBytes() / 1024) + " KiB; the rest was dropped.");
+                break;
+            case RESTARTED:
+                notice("Interpreter restarted: " + ((Event.Restarted) event).reason() + ". Variables are gone.");
+                break;
+            case ARTIFACT: {
+                Event.Artifact a = (Event.Artifact) event;
+                notice("File " + a.name() + " (" + a.size() + " bytes)");
+                break;
+            }
+            case FINISHED:
+                finish((Event.Finished) event);
+                break;
+            default:
+                break;
+        }
+    }
+
+    private void stream(Event.Stream s) {
+        plainOutput.append(s.text());
+        if (streamCapped) {
+            return;
+        }
+        if (lastStream == null || lastStreamName != s.name()) {
+            lastStream = output("stream");
+            lastStream.getClassList().add(s.name().wire());
+            lastStreamName = s.name();
+        }
+        String text = s.text();
+        if (streamChars + text.length() > MAX_STREAM_CHARS) {
+            text = text.substring(0, Math.max(0, MAX_STREAM_CHARS - streamChars));
+            streamCapped = true;
+        }
+        streamChars += text.length();
+        Ansi.render(text, lastStream);
+        if (streamCapped) {
+            notice("Showing the first " + MAX_STREAM_CHARS + " characters of output; copy the output to see all of it.");
+        }
+    }
+
+    private HTMLElement output(String type) {
+        HTMLElement block = Dom.el(type.equals("stream") ? "pre" : "div", "output output-" + type);
+        block.setAttribute("data-testid", "output");
+        block.setAttribute("data-output-type", type);
+        outputs.appendChild(block);
+        if (!type.equals("stream")) {
+            lastStream = null;
+        }
+        return block;
+    }
+
+    private void notice(String text) {
+        output("notice").appendChild(Dom.document().createTextNode(text));
+    }
+
+    private void remember(Object text) {
+        if (text instanceof String s) {
+            plainOutput.append(s).append('\n');
+        }
+    }
+
+    private void finish(Event.Finished f) {
+        finished = f;
+        running = false;
+        root.getClassList().remove("running");
+        root.getClassList().add("status-" + f.status().wire());
+        StringBuilder s = new StringBuilder(label(f.status()));
+        if (f.durationMs() != null) {
+            s.append(" · ").append(Format.duration(f.durationMs()));
+        }
+        setFooter(s.toString());
+    }
+
+    private static String label(Status status) {
+        switch (status) {
+            case OK: return "done";
+            case ERROR: return "error";
+            case TIMEOUT: return "timed out";
+            case OOM: return "out of memory";
+            case INTERRUPTED: return "interrupted";
+            default: return status.wire();
+        }
+    }
+
+    private void tick() {
+        if (!running) {
+            return;
+        }
+        setFooter("running · " + Format.duration((long) Math.max(0, Browser.now() - startedAt)));
+        Window.setTimeout(this::tick, 100);
+    }
+
+    private void setFooter(String text) {
+        Dom.clear(footer);
+        if (running) {
+            footer.appendChild(Dom.el("span", "spinner"));
+        }
+        footer.appendChild(Dom.document().createTextNode(text));
+    }
+}
