@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test against the real parts: the runner's own suite (on the host and inside the
-# sandbox image), then the Maven suites against the real Docker engine with runc and runsc.
+# sandbox image), the Maven suites against the real Docker engine with runc and runsc, then the
+# browser suite (Debian's Chromium driven by playwright-core) against the real server.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/setup-host.sh
@@ -15,3 +16,18 @@ docker run --rm --network none -v "$PWD/sandbox-images/runner:/r:ro" -w /r -e HO
 
 echo "== Maven suites"
 mvn -B verify
+
+echo "== browser suite"
+bash scripts/setup-browser.sh
+(cd e2e-playwright && npm ci --no-audit --no-fund --silent)
+data=$(mktemp -d)
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+CODEINTERP_PORT=$port CODEINTERP_HOST=127.0.0.1 CODEINTERP_DATA_DIR="$data" \
+  java -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
+  sleep 0.5
+done
+(cd e2e-playwright && CODEINTERP_URL="http://127.0.0.1:$port" npm test) || { tail -50 "$data/server.log"; exit 1; }
