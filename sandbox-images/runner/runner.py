@@ -161,6 +161,7 @@ class OutputSink:
             self._limit = limit
             self._used = 0
             self.truncated = False
+            self._last_flush = 0.0  # a cell's first line goes out at once, whatever the last cell did
             self.cell = cell_id
 
     def end(self):
@@ -231,6 +232,8 @@ class OutputSink:
             self._flush()
 
     def _flush(self):
+        if not self._segments:
+            return  # nothing sent, so the rate limit's clock does not move
         segments, self._segments = self._segments, []
         self._pending_chars = 0
         self._last_flush = time.monotonic()
