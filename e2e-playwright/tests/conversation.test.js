@@ -138,3 +138,45 @@ test('hostile output changes nothing outside its frame, and text is never markup
     await context.close();
   }
 });
+
+test('10,000 lines of output arrive in full and the page stays responsive', async () => {
+  const { context, page } = await openApp();
+  try {
+    const turn = await runCell(page, "for i in range(10000):\n    print('row', i)");
+    // while it streams, the main thread keeps answering: no task blocks it for long
+    const worstGapMs = await page.evaluate(() => new Promise(resolve => {
+      let last = performance.now(), worst = 0, ticks = 0;
+      const tick = () => {
+        const now = performance.now();
+        worst = Math.max(worst, now - last);
+        last = now;
+        if (++ticks < 60) setTimeout(tick, 10); else resolve(worst);
+      };
+      setTimeout(tick, 10);
+    }));
+    await finished(turn);
+    const text = (await outputs(turn, 'stream').allInnerTexts()).join('');
+    assert.equal(text.trim().split('\n').length, 10000);
+    assert.match(text, /row 9999\s*$/);
+    assert.ok(worstGapMs < 500, `the page was blocked for ${worstGapMs.toFixed(0)} ms`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('at a phone width the composer and its buttons stay on screen and labelled', async () => {
+  const { context, page } = await openApp({ viewport: { width: 375, height: 700 }, isMobile: true });
+  try {
+    const turn = await runCell(page, "print('small screen')");
+    await finished(turn);
+    for (const id of ['composer', 'run', 'interrupt', 'restart']) {
+      const box = await page.getByTestId(id).boundingBox();
+      assert.ok(box && box.x >= 0 && box.x + box.width <= 375, `${id} fits the width`);
+      assert.ok(await page.getByTestId(id).getAttribute('aria-label'), `${id} has a label`);
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 375, `no horizontal scrolling (${width}px)`);
+  } finally {
+    await context.close();
+  }
+});

@@ -84,6 +84,9 @@ final class Browser {
     @JSBody(params = {"element", "px"}, script = "element.style.height = px + 'px';")
     static native void setHeight(JSObject element, double px);
 
+    @JSBody(params = {"from", "to"}, script = "to.scrollTop = from.scrollTop; to.scrollLeft = from.scrollLeft;")
+    static native void syncScroll(JSObject from, JSObject to);
+
     @JSBody(params = "element", script = "element.scrollIntoView({block: 'end'});")
     static native void scrollIntoView(JSObject element);
 

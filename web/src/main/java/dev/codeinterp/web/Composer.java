@@ -23,6 +23,8 @@ final class Composer {
 
     private final HTMLElement root = Dom.el("footer", "composer");
     private final HTMLElement editor = Dom.el("textarea", "editor");
+    /** The highlighted copy of the code, drawn under the transparent textarea's text. */
+    private final HTMLElement highlight = Dom.el("pre", "editor-highlight");
     private final HTMLElement interrupt;
     private final List<String> history = new ArrayList<>();
     private int historyIndex;
@@ -38,6 +40,9 @@ final class Composer {
         editor.setAttribute("rows", "4");
         editor.setAttribute("placeholder", "print('Hello')   — Shift+Enter to run");
         editor.addEventListener("keydown", e -> onKey((KeyboardEvent) e));
+        editor.addEventListener("input", e -> rehighlight());
+        editor.addEventListener("scroll", e -> Browser.syncScroll(editor, highlight));
+        highlight.setAttribute("aria-hidden", "true");
         HTMLElement run = Dom.button("Run", "run", "Run the cell (Shift+Enter)");
         run.getClassList().add("primary");
         run.addEventListener("click", e -> submit());
@@ -52,7 +57,10 @@ final class Composer {
         buttons.appendChild(interrupt);
         buttons.appendChild(restart);
         buttons.appendChild(fresh);
-        root.appendChild(editor);
+        HTMLElement wrap = Dom.el("div", "editor-wrap");
+        wrap.appendChild(highlight);
+        wrap.appendChild(editor);
+        root.appendChild(wrap);
         root.appendChild(buttons);
         setRunning(false);
     }
@@ -81,6 +89,18 @@ final class Composer {
         historyIndex = history.size();
     }
 
+    private void setCode(String code) {
+        Browser.setValue(editor, code);
+        rehighlight();
+    }
+
+    private void rehighlight() {
+        Dom.clear(highlight);
+        // a trailing newline needs a character after it, or the copy is a line shorter than the textarea
+        PythonHighlighter.render(Browser.value(editor) + " ", highlight);
+        Browser.syncScroll(editor, highlight);
+    }
+
     private void submit() {
         String code = Browser.value(editor);
         if (code.isBlank()) {
@@ -88,7 +108,7 @@ final class Composer {
         }
         remember(code);
         draft = "";
-        Browser.setValue(editor, "");
+        setCode("");
         actions.run(code);
     }
 
@@ -109,11 +129,11 @@ final class Composer {
                 draft = Browser.value(editor);
             }
             historyIndex--;
-            Browser.setValue(editor, history.get(historyIndex));
+            setCode(history.get(historyIndex));
         } else if ("ArrowDown".equals(key) && onLastLine() && historyIndex < history.size()) {
             e.preventDefault();
             historyIndex++;
-            Browser.setValue(editor, historyIndex == history.size() ? draft : history.get(historyIndex));
+            setCode(historyIndex == history.size() ? draft : history.get(historyIndex));
         }
     }
 
