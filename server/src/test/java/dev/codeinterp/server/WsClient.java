@@ -15,7 +15,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A test client of a session's WebSocket that speaks through the shared codec. */
-final class WsClient implements AutoCloseable {
+public final class WsClient implements AutoCloseable {
     private final BlockingQueue<ServerMessage> received = new LinkedBlockingQueue<>();
     final CompletableFuture<Integer> closedWith = new CompletableFuture<>();
     private final WebSocket ws;
@@ -52,11 +52,11 @@ final class WsClient implements AutoCloseable {
         }).join();
     }
 
-    static WsClient connect(String uri, String origin) {
+    public static WsClient connect(String uri, String origin) {
         return new WsClient(uri, origin);
     }
 
-    void send(ClientMessage message) {
+    public void send(ClientMessage message) {
         ws.sendText(WireCodec.encode(message), true).join();
     }
 
@@ -65,7 +65,7 @@ final class WsClient implements AutoCloseable {
         ws.sendText(text, true).join();
     }
 
-    ServerMessage next(long timeoutMs) throws InterruptedException {
+    public ServerMessage next(long timeoutMs) throws InterruptedException {
         ServerMessage m = received.poll(timeoutMs, TimeUnit.MILLISECONDS);
         if (m == null) {
             throw new AssertionError("no frame within " + timeoutMs + " ms");

@@ -5,22 +5,16 @@ import com.github.dockerjava.core.InvocationBuilder;
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.ServerMessage;
-import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.TestApp;
+import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxSpec;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,30 +55,16 @@ public final class Benchmark {
 
     private static void webSocketRoundTrip(TestApp app) throws Exception {
         TestApp.SessionRef s = app.createSession();
-        BlockingQueue<ServerMessage> frames = new LinkedBlockingQueue<>();
-        WebSocket ws = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(URI.create(app.wsUri(s.id())), new WebSocket.Listener() {
-            final StringBuilder partial = new StringBuilder();
-
-            @Override
-            public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-                partial.append(data);
-                if (last) {
-                    frames.add(WireCodec.decodeServerMessage(partial.toString()));
-                    partial.setLength(0);
-                }
-                w.request(1);
-                return null;
-            }
-        }).join();
-        ws.sendText(WireCodec.encode(new ClientMessage.Hello(s.token(), 0)), true).join();
-        frames.poll(5, TimeUnit.SECONDS);
+        WsClient ws = WsClient.connect(app.wsUri(s.id()), null);
+        ws.send(new ClientMessage.Hello(s.token(), 0));
+        ws.next(5000);
         List<Double> ms = new ArrayList<>();
         Map<String, List<Double>> byType = new java.util.TreeMap<>();
         for (int i = 0; i < 220; i++) {
             long t0 = System.nanoTime();
-            ws.sendText(WireCodec.encode(new ClientMessage.Execute("1+1", null)), true).join();
+            ws.send(new ClientMessage.Execute("1+1", null));
             while (true) {
-                ServerMessage m = frames.poll(10, TimeUnit.SECONDS);
+                ServerMessage m = ws.next(10_000);
                 if (m instanceof ServerMessage.EventFrame f) {
                     if (i >= 20) {
                         byType.computeIfAbsent(f.event().event().type().wire(), k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1e6);
@@ -100,7 +80,7 @@ public final class Benchmark {
         }
         print("WebSocket round trip of 1+1, execute → finished, warm session (n=200)", ms, 50, 99);
         byType.forEach((type, values) -> print("  … until the '" + type + "' frame arrives", values, 50));
-        ws.abort();
+        ws.close();
         naiveDockerRun(app, percentile(ms, 50));
     }
 
