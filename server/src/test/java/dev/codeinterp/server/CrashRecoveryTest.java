@@ -39,13 +39,14 @@ class CrashRecoveryTest {
             post(port, "/api/v1/sessions/" + s.id() + "/execute", "{\"code\":\"print('before the crash')\"}", s.token());
             Thread longCell = new Thread(() -> {
                 try {
-                    post(port, "/api/v1/sessions/" + s.id() + "/execute", "{\"code\":\"import time\\nprint('working')\\ntime.sleep(600)\"}", s.token());
+                    post(port, "/api/v1/sessions/" + s.id() + "/execute", "{\"code\":\"import time\\nprint('work' + 'ing')\\ntime.sleep(600)\"}", s.token());
                 } catch (Exception ignored) {
                     // the server dies under this request
                 }
             });
             longCell.setDaemon(true);
             longCell.start();
+            // the marker is built at run time, so the queued event's code does not match it
             waitUntil(() -> get(port, "/api/v1/sessions/" + s.id() + "/events", s.token()).contains("working"));
         } finally {
             server.destroyForcibly().waitFor();

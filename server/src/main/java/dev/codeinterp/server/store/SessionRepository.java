@@ -29,10 +29,6 @@ public final class SessionRepository {
                 .map(SessionRepository::toSession);
     }
 
-    public void touch(String id, long now) {
-        db.writer().submit(ctx -> ctx.update(SESSIONS).set(SESSIONS.LAST_ACTIVE_AT, now).where(SESSIONS.ID.eq(id)).execute());
-    }
-
     public void markClosed(String id, long now) {
         db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.CLOSED_AT, now)
                 .where(SESSIONS.ID.eq(id)).and(SESSIONS.CLOSED_AT.isNull()).execute());
