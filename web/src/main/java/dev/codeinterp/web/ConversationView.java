@@ -2,9 +2,12 @@ package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
+import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** The column of turns, one per execution, built from the session's events in seq order. */
@@ -15,7 +18,11 @@ final class ConversationView {
 
     private final HTMLElement root = Dom.el("main", "conversation");
     private final HTMLElement empty = Dom.text("p", "empty", "Write Python below and press Shift+Enter to run it.");
+    private static final double FRAME_BUDGET_MS = 10;
+
     private final Map<String, TurnView> turns = new HashMap<>();
+    private final List<SessionEvent> backlog = new ArrayList<>();
+    private boolean scheduled;
     private final FinishedListener onFinished;
     private int running;
 
@@ -33,8 +40,39 @@ final class ConversationView {
         return running > 0;
     }
 
+    /**
+     * Queues an event for the next animation frame. Frames render for at most ~10 ms and leave
+     * the rest for the next frame, so a flood of output never blocks typing or scrolling, and
+     * layout is read once per frame instead of once per event.
+     */
     void apply(SessionEvent e) {
+        backlog.add(e);
+        if (!scheduled) {
+            scheduled = true;
+            Window.requestAnimationFrame(t -> drain());
+        }
+    }
+
+    private void drain() {
+        scheduled = false;
         boolean follow = Browser.nearBottom();
+        double started = Browser.now();
+        int done = 0;
+        TurnView last = null;
+        while (done < backlog.size() && (done == 0 || Browser.now() - started < FRAME_BUDGET_MS)) {
+            last = render(backlog.get(done++));
+        }
+        backlog.subList(0, done).clear();
+        if (follow && last != null) {
+            Browser.scrollIntoView(last.root());
+        }
+        if (!backlog.isEmpty()) {
+            scheduled = true;
+            Window.requestAnimationFrame(t -> drain());
+        }
+    }
+
+    private TurnView render(SessionEvent e) {
         TurnView turn = turns.get(e.executionId());
         if (turn == null) {
             turn = new TurnView(e.executionId().isEmpty());
@@ -52,8 +90,6 @@ final class ConversationView {
             running = Math.max(0, running - 1);
             onFinished.onFinished(f);
         }
-        if (follow) {
-            Browser.scrollIntoView(turn.root());
-        }
+        return turn;
     }
 }
