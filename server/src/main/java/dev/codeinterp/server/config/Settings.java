@@ -30,6 +30,10 @@ public record Settings(
         List<String> allowedOrigins,
         long maxCodeBytes,
         long maxInputFilesBytes,
+        long maxUploadBytes,
+        long maxReturnedFilesBytes,
+        String pyodidePackagesUrl,
+        Path wheelhouseDir,
         String dockerHost) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
@@ -83,6 +87,10 @@ public record Settings(
                 r.list("ALLOWED_ORIGINS"),
                 r.bytes("MAX_CODE", 1L << 20),
                 r.bytes("MAX_INPUT_FILES", 32L << 20),
+                r.bytes("MAX_UPLOAD", 100L << 20),
+                r.bytes("MAX_RETURNED_FILES", 32L << 20),
+                r.string("PYODIDE_PACKAGES_URL", "/pyodide/"),
+                Path.of(r.string("WHEELHOUSE", r.string("DATA_DIR", "data") + "/wheelhouse")).toAbsolutePath(),
                 r.string("DOCKER_HOST", null));
     }
 
