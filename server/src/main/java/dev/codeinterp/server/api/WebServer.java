@@ -39,6 +39,7 @@ public final class WebServer implements AutoCloseable {
                     files.location = Location.CLASSPATH;
                 });
             }
+            LocalRuntimeAssets.configure(config, settings);
             var routes = config.routes;
             ApiErrors.register(routes);
             routes.before(SecurityHeaders::apply);
