@@ -2,6 +2,7 @@ package dev.codeinterp.server;
 
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.sandbox.SandboxSpec;
@@ -34,8 +35,9 @@ public final class Main implements AutoCloseable {
         } else {
             log.warn("server mode unavailable: {}", engine.problem());
         }
-        this.pool = new SandboxPool(backend, engine.available() ? settings.poolSize() : 0);
-        this.sessions = new SessionManager(pool, new SessionRepository(database), new ExecutionRepository(database),
+        Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
+        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0);
+        this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes()),
                 settings.runtime(), settings.idleTtl());

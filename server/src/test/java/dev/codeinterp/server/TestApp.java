@@ -101,6 +101,33 @@ public final class TestApp implements AutoCloseable {
         return send(b.build());
     }
 
+    /** Uploads {@code body} raw to a session's workspace. */
+    public Response putFile(SessionRef s, String encodedName, byte[] body) {
+        return send(HttpRequest.newBuilder(uri("/api/v1/sessions/" + s.id() + "/files/" + encodedName))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + s.token())
+                .PUT(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+    }
+
+    /** Any request, answering with the raw bytes (downloads). */
+    public HttpResponse<byte[]> exchange(HttpRequest request) {
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public HttpRequest.Builder request(String path, String token) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(120));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return b;
+    }
+
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -323,6 +323,18 @@ public final class WireCodec {
             m.put("error", em);
         }
         m.put("executionTime", r.executionTime());
+        List<Object> files = new ArrayList<>();
+        for (ExecuteResponse.ReturnedFile f : r.files()) {
+            Map<String, Object> fm = new LinkedHashMap<>();
+            fm.put("name", f.name());
+            fm.put("size", f.size());
+            fm.put("content_base64", f.contentBase64());
+            if (f.omitted() != null) {
+                fm.put("omitted", f.omitted());
+            }
+            files.add(fm);
+        }
+        m.put("files", files);
         return m;
     }
 

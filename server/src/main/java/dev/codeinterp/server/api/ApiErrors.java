@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -24,6 +25,13 @@ final class ApiErrors {
         routes.exception(BadRequest.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
         routes.exception(SessionNotFoundException.class, (e, ctx) -> respond(ctx, 404, "no such session"));
         routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
+        routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {
+            case NOT_FOUND -> 404;
+            case TOO_LARGE -> 413;
+            case FULL -> 507;
+            case CONFLICT -> 409;
+            case UNAVAILABLE -> 503;
+        }, e.getMessage()));
         routes.exception(SandboxException.class, (e, ctx) -> respond(ctx, 503, "no sandbox available: " + e.getMessage()));
         routes.exception(Exception.class, (e, ctx) -> {
             log.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);

@@ -34,7 +34,7 @@ final class RestApi {
     void executeOnce(Context ctx) {
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request), request.files());
+        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request), request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -95,6 +95,11 @@ final class RestApi {
     }
 
     private Session authorised(Context ctx) {
+        return authorised(sessions, ctx);
+    }
+
+    /** The session of the path's id, if the request's bearer token is its token. */
+    static Session authorised(SessionManager sessions, Context ctx) {
         String header = ctx.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new SessionNotFoundException();

@@ -5,6 +5,7 @@ import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.Javalin;
+import io.javalin.config.SizeUnit;
 import io.javalin.http.staticfiles.Location;
 
 import java.net.URI;
@@ -20,6 +21,7 @@ public final class WebServer implements AutoCloseable {
 
     public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
         RestApi rest = new RestApi(sessions, settings);
+        FilesApi workspaceFiles = new FilesApi(sessions, settings);
         HealthApi health = new HealthApi(backend, pool, sessions);
         this.socket = new SessionSocket(sessions, settings);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
@@ -27,6 +29,11 @@ public final class WebServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages()));
+            config.jetty.multipartConfig.cacheDirectory(settings.dataDir().resolve("uploads").toString());
+            config.jetty.multipartConfig.maxFileSize(settings.maxUploadBytes(), SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxTotalRequestSize(settings.maxUploadBytes() + (64 << 10), SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxInMemoryFileSize(256, SizeUnit.KB);
             config.http.maxRequestSize = settings.maxCodeBytes() * 6 + settings.maxInputFilesBytes() * 2 + (64 << 10);
             config.jetty.modifyWebSocketServletFactory(ws -> {
                 ws.setMaxTextMessageSize(settings.maxCodeBytes() * 6 + (64 << 10));
@@ -51,6 +58,11 @@ public final class WebServer implements AutoCloseable {
             routes.post("/api/v1/sessions/{id}/interrupt", rest::interrupt);
             routes.post("/api/v1/sessions/{id}/restart", rest::restart);
             routes.delete("/api/v1/sessions/{id}", rest::closeSession);
+            routes.get("/api/v1/sessions/{id}/files", workspaceFiles::list);
+            routes.post("/api/v1/sessions/{id}/files", workspaceFiles::upload);
+            routes.put("/api/v1/sessions/{id}/files/{name}", workspaceFiles::put);
+            routes.get("/api/v1/sessions/{id}/files/{name}", workspaceFiles::download);
+            routes.delete("/api/v1/sessions/{id}/files/{name}", workspaceFiles::delete);
             routes.wsBeforeUpgrade("/api/v1/sessions/{id}/ws", origins::check);
             routes.ws("/api/v1/sessions/{id}/ws", socket::configure);
         });

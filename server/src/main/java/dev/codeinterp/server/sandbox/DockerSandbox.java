@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.StreamType;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.server.files.Workspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,7 @@ final class DockerSandbox implements Sandbox {
     private final DockerClient docker;
     private final String containerId;
     private final String runtime;
+    private final Workspace workspace;
     private final Executor cleanup;
     private final StdinFeed stdin = new StdinFeed();
     private final CompletableFuture<RunnerMessage.Ready> ready = new CompletableFuture<>();
@@ -40,10 +42,11 @@ final class DockerSandbox implements Sandbox {
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
-    DockerSandbox(DockerClient docker, String containerId, String runtime, Executor cleanup) {
+    DockerSandbox(DockerClient docker, String containerId, String runtime, Workspace workspace, Executor cleanup) {
         this.docker = docker;
         this.containerId = containerId;
         this.runtime = runtime;
+        this.workspace = workspace;
         this.cleanup = cleanup;
         this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
     }
@@ -135,6 +138,11 @@ final class DockerSandbox implements Sandbox {
     @Override
     public String runtime() {
         return runtime;
+    }
+
+    @Override
+    public Workspace workspace() {
+        return workspace;
     }
 
     @Override

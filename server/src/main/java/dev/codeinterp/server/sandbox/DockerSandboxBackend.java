@@ -2,15 +2,21 @@ package dev.codeinterp.server.sandbox;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.AccessMode;
+import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Info;
+import com.github.dockerjava.api.model.PropagationMode;
+import com.github.dockerjava.api.model.SELContext;
 import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Version;
+import com.github.dockerjava.api.model.Volume;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
 import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
+import dev.codeinterp.server.files.Workspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +84,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
     }
 
     @Override
-    public Sandbox start() {
+    public Sandbox start(Workspace workspace) {
         String containerId;
         try {
             containerId = docker.createContainerCmd(spec.image())
@@ -95,7 +101,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
                     .withStdInOnce(true)
                     .withTty(false)
                     .withNetworkDisabled(true)
-                    .withHostConfig(hostConfig())
+                    .withHostConfig(hostConfig(workspace))
                     .exec()
                     .getId();
         } catch (NotFoundException e) {
@@ -103,7 +109,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         } catch (RuntimeException e) {
             throw new SandboxException("could not create a sandbox: " + e.getMessage(), e);
         }
-        DockerSandbox sandbox = new DockerSandbox(docker, containerId, spec.runtime(), cleanup);
+        DockerSandbox sandbox = new DockerSandbox(docker, containerId, spec.runtime(), workspace, cleanup);
         try {
             sandbox.attach();
             docker.startContainerCmd(containerId).exec();
@@ -121,10 +127,11 @@ public final class DockerSandboxBackend implements SandboxBackend {
         }
     }
 
-    HostConfig hostConfig() {
-        Map<String, String> tmpfs = Map.of(
-                "/tmp", "rw,nosuid,nodev,noexec,size=" + spec.tmpBytes() + ",mode=1777",
-                SandboxSpec.WORKSPACE, "rw,nosuid,nodev,size=" + spec.workspaceBytes() + ",uid=1000,gid=1000,mode=0700");
+    HostConfig hostConfig(Workspace workspace) {
+        Map<String, String> tmpfs = Map.of("/tmp", "rw,nosuid,nodev,noexec,size=" + spec.tmpBytes() + ",mode=1777");
+        // the workspace is a host tmpfs of its own (see Workspaces), bound in so it outlives this container
+        Bind workspaceBind = new Bind(workspace.dir().toString(), new Volume(SandboxSpec.WORKSPACE), AccessMode.rw,
+                SELContext.DEFAULT, null, PropagationMode.PRIVATE);
         List<Ulimit> ulimits = List.of(
                 new Ulimit("nproc", spec.nprocLimit(), spec.nprocLimit()),
                 new Ulimit("nofile", 1024L, 1024L),
@@ -137,6 +144,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .withSecurityOpts(List.of("no-new-privileges"))
                 .withReadonlyRootfs(true)
                 .withTmpFs(tmpfs)
+                .withBinds(workspaceBind)
                 .withMemory(spec.memoryBytes())
                 .withMemorySwap(spec.memoryBytes())
                 .withNanoCPUs((long) (spec.cpus() * 1_000_000_000L))

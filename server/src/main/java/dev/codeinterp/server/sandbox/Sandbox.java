@@ -1,6 +1,7 @@
 package dev.codeinterp.server.sandbox;
 
 import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.server.files.Workspace;
 
 import java.util.function.Consumer;
 
@@ -10,6 +11,9 @@ public interface Sandbox extends AutoCloseable {
     String id();
 
     String runtime();
+
+    /** The workspace mounted at {@code /workspace}; it outlives the sandbox. */
+    Workspace workspace();
 
     /** Where this sandbox's messages and its exit go. Set once, by the session that owns it. */
     void onOutput(Consumer<RunnerMessage> messages, Runnable exited);

@@ -1,13 +1,18 @@
 package dev.codeinterp.server.sandbox;
 
+import dev.codeinterp.server.files.Workspace;
+
 /**
  * Where interpreters live. Docker today; the interface is what the session layer sees, so a
  * Kubernetes or Firecracker backend can come later without touching sessions.
  */
 public interface SandboxBackend extends AutoCloseable {
 
-    /** Creates, starts and waits for a sandbox whose runner said {@code ready}. */
-    Sandbox start() throws SandboxException;
+    /**
+     * Creates, starts and waits for a sandbox whose runner said {@code ready}, with
+     * {@code workspace}'s host directory as its {@code /workspace}.
+     */
+    Sandbox start(Workspace workspace) throws SandboxException;
 
     /** Removes every sandbox a previous process of this server left behind (found by label). */
     int reapOrphans();

@@ -1,5 +1,7 @@
 package dev.codeinterp.server.sandbox;
 
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.Workspaces;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,14 +10,17 @@ import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Keeps {@code target} started, idle sandboxes so a session gets one in milliseconds. A taken
- * sandbox is replaced in the background; when the pool is empty, {@link #acquire()} starts one
- * cold. A sandbox that died while waiting is thrown away, never handed out.
+ * Keeps {@code target} started, idle sandboxes, each with a fresh workspace, so a new session gets
+ * one in milliseconds. A taken sandbox is replaced in the background; when the pool is empty,
+ * {@link #acquire()} starts one cold. A sandbox that died while waiting is thrown away, never
+ * handed out. A session that already has a workspace (a restart) gets a cold sandbox on it from
+ * {@link #startFor}: mounts are fixed when a container is created.
  */
 public final class SandboxPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SandboxPool.class);
 
     private final SandboxBackend backend;
+    private final Workspaces workspaces;
     private final int target;
     private final BlockingDeque<Sandbox> idle = new LinkedBlockingDeque<>();
     private final AtomicInteger starting = new AtomicInteger();
@@ -24,8 +29,9 @@ public final class SandboxPool implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastProblem;
 
-    public SandboxPool(SandboxBackend backend, int target) {
+    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target) {
         this.backend = backend;
+        this.workspaces = workspaces;
         this.target = target;
         this.filler = new Thread(this::fillLoop, "sandbox-pool");
         filler.setDaemon(true);
@@ -37,7 +43,7 @@ public final class SandboxPool implements AutoCloseable {
         }
     }
 
-    /** A started sandbox: warm from the pool, or cold when the pool is empty. */
+    /** A started sandbox with a fresh workspace: warm from the pool, or cold when the pool is empty. */
     public Sandbox acquire() {
         if (closed) {
             throw new SandboxException("the server is shutting down");
@@ -48,10 +54,34 @@ public final class SandboxPool implements AutoCloseable {
                 wakeFiller();
                 return sandbox;
             }
-            sandbox.close();
+            discard(sandbox);
         }
         wakeFiller();
-        return backend.start();
+        return startFresh();
+    }
+
+    /** A cold sandbox on an existing workspace (the session's files stay where they are). */
+    public Sandbox startFor(Workspace workspace) {
+        if (closed) {
+            throw new SandboxException("the server is shutting down");
+        }
+        return backend.start(workspace);
+    }
+
+    private Sandbox startFresh() {
+        Workspace workspace = workspaces.create();
+        try {
+            return backend.start(workspace);
+        } catch (RuntimeException e) {
+            workspaces.destroy(workspace);
+            throw e;
+        }
+    }
+
+    /** An idle sandbox nobody will use: it and its (empty) workspace go. */
+    private void discard(Sandbox sandbox) {
+        sandbox.close();
+        workspaces.destroy(sandbox.workspace());
     }
 
     public int idleCount() {
@@ -78,9 +108,9 @@ public final class SandboxPool implements AutoCloseable {
             if (idle.size() < target) {
                 try {
                     starting.incrementAndGet();
-                    Sandbox s = backend.start();
+                    Sandbox s = startFresh();
                     if (closed) {
-                        s.close();
+                        discard(s);
                         return;
                     }
                     idle.addLast(s);
@@ -106,7 +136,7 @@ public final class SandboxPool implements AutoCloseable {
             }
             idle.removeIf(s -> {
                 if (!s.alive()) {
-                    s.close();
+                    discard(s);
                     return true;
                 }
                 return false;
@@ -133,7 +163,7 @@ public final class SandboxPool implements AutoCloseable {
         }
         Sandbox s;
         while ((s = idle.pollFirst()) != null) {
-            s.close();
+            discard(s);
         }
     }
 }

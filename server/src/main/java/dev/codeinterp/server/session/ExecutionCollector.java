@@ -73,7 +73,7 @@ public final class ExecutionCollector implements Consumer<SessionEvent> {
                 // wall time as the caller saw it, queueing included: never 0, even for a sub-millisecond cell
                 double seconds = (System.nanoTime() - startedNanos) / 1e9;
                 done.complete(new ExecuteResponse(f.status() == Status.OK, f.status(), stdout.toString(), stderr.toString(),
-                        List.copyOf(results), List.copyOf(images), error, seconds));
+                        List.copyOf(results), List.copyOf(images), error, seconds, List.of()));
                 break;
             }
             default:

@@ -1,12 +1,14 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.WorkspaceException;
+import dev.codeinterp.server.files.WorkspaceFile;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxExit;
@@ -17,11 +19,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * One conversation's interpreter. A single worker thread owns all state and reacts to signals in
@@ -37,8 +39,7 @@ public final class Session {
     private sealed interface Signal {
     }
 
-    private record Submit(String executionId, String code, Duration timeout, List<ExecuteRequest.InputFile> files)
-            implements Signal {
+    private record Submit(String executionId, String code, Duration timeout) implements Signal {
     }
 
     private record Output(Sandbox source, RunnerMessage message) implements Signal {
@@ -65,6 +66,7 @@ public final class Session {
         boolean timedOut;
         boolean truncated;
         long outputBytes;
+        Map<String, Workspace.Stamp> filesBefore = Map.of();
 
         Running(Submit cell) {
             this.cell = cell;
@@ -75,7 +77,9 @@ public final class Session {
     private final String id;
     private final String runtime;
     private final SessionEvents events;
-    private final Supplier<Sandbox> sandboxes;
+    private final SandboxSource sandboxes;
+    private final Consumer<Workspace> workspaceAdopted;
+    private volatile Workspace workspace;
     private final ExecutionLimits limits;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Deque<Submit> pending = new ArrayDeque<>();
@@ -86,11 +90,18 @@ public final class Session {
     private volatile boolean closed;
     private volatile long lastActivity = System.currentTimeMillis();
 
-    Session(String id, String runtime, SessionEvents events, Supplier<Sandbox> sandboxes, ExecutionLimits limits) {
+    /**
+     * {@code workspace} is the session's existing workspace, or null for a new session, which
+     * adopts its first sandbox's (and reports it to {@code workspaceAdopted}, to be remembered).
+     */
+    Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
+            Consumer<Workspace> workspaceAdopted, ExecutionLimits limits) {
         this.id = id;
         this.runtime = runtime;
         this.events = events;
         this.sandboxes = sandboxes;
+        this.workspace = workspace;
+        this.workspaceAdopted = workspaceAdopted;
         this.limits = limits;
         this.worker = new Thread(this::work, "session-" + id.substring(0, Math.min(8, id.length())));
         this.worker.setDaemon(true);
@@ -114,13 +125,13 @@ public final class Session {
 
     // ---- what callers may do ---------------------------------------------------------------
 
-    /** Queues a cell; its {@code queued} event is stored before this returns. */
-    public String submit(String code, Duration timeout) {
-        return submit(code, timeout, List.of());
+    /** The session's files; null only before a new session's first sandbox. */
+    public Workspace workspace() {
+        return workspace;
     }
 
-    /** Queues a cell that first places {@code files} (names already checked) in the workspace. */
-    public String submit(String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
+    /** Queues a cell; its {@code queued} event is stored before this returns. */
+    public String submit(String code, Duration timeout) {
         if (closed) {
             throw new SessionClosedException();
         }
@@ -128,7 +139,7 @@ public final class Session {
         events.emit(executionId, new Event.Queued(code));
         busy = true;
         touch();
-        inbox.add(new Submit(executionId, code, timeout, List.copyOf(files)));
+        inbox.add(new Submit(executionId, code, timeout));
         return executionId;
     }
 
@@ -167,7 +178,7 @@ public final class Session {
         return closed;
     }
 
-    void touch() {
+    public void touch() {
         lastActivity = System.currentTimeMillis();
     }
 
@@ -244,9 +255,7 @@ public final class Session {
             return;
         }
         current = new Running(cell);
-        for (ExecuteRequest.InputFile file : cell.files()) {
-            sandbox.send(WireCodec.encodeRunnerWriteFile(file.name(), file.contentBase64()));
-        }
+        current.filesBefore = snapshotQuietly();
         sandbox.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), limits.outputCapBytes()));
     }
 
@@ -257,7 +266,12 @@ public final class Session {
         if (sandbox != null) {
             discardSandbox();
         }
-        Sandbox fresh = sandboxes.get();
+        Workspace mine = workspace;
+        Sandbox fresh = mine == null ? sandboxes.fresh() : sandboxes.on(mine);
+        if (mine == null) {
+            workspace = fresh.workspace();
+            workspaceAdopted.accept(fresh.workspace());
+        }
         sandbox = fresh;
         fresh.onOutput(m -> inbox.add(new Output(fresh, m)), () -> inbox.add(new Exited(fresh)));
     }
@@ -424,11 +438,43 @@ public final class Session {
     }
 
     private void finish(String executionId, Event.Finished finished) {
+        if (current != null && current.cell.executionId().equals(executionId)) {
+            emitArtifacts(executionId);
+        }
         events.emit(executionId, finished);
         if (current != null && current.cell.executionId().equals(executionId)) {
             current = null;
         }
         touch();
+    }
+
+    /** One {@code artifact} per file the cell created or changed, before its {@code finished}. */
+    private void emitArtifacts(String executionId) {
+        Workspace mine = workspace;
+        if (mine == null) {
+            return;
+        }
+        try {
+            for (WorkspaceFile f : mine.changedSince(current.filesBefore)) {
+                events.emit(executionId, new Event.Artifact(f.name(), f.size(), f.mime(), fileUrl(f.name())));
+            }
+        } catch (WorkspaceException e) {
+            log.warn("session {}: could not list the workspace: {}", id, e.getMessage());
+        }
+    }
+
+    private Map<String, Workspace.Stamp> snapshotQuietly() {
+        try {
+            return workspace == null ? Map.of() : workspace.snapshot();
+        } catch (WorkspaceException e) {
+            return Map.of();
+        }
+    }
+
+    /** Where the API serves a workspace file (the session's token is needed to fetch it). */
+    public String fileUrl(String name) {
+        return "/api/v1/sessions/" + id + "/files/"
+                + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     private void warmQuietly() {

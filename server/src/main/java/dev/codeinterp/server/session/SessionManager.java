@@ -4,6 +4,10 @@ import dev.codeinterp.model.Event;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.Status;
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.WorkspaceException;
+import dev.codeinterp.server.files.WorkspaceFile;
+import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
@@ -13,8 +17,12 @@ import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +41,7 @@ public final class SessionManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
 
     private final SandboxPool pool;
+    private final Workspaces workspaces;
     private final SessionRepository sessions;
     private final ExecutionRepository executions;
     private final EventRepository eventLog;
@@ -46,10 +55,11 @@ public final class SessionManager implements AutoCloseable {
         return t;
     });
 
-    public SessionManager(SandboxPool pool, SessionRepository sessions, ExecutionRepository executions,
+    public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
                           Duration idleTtl) {
         this.pool = pool;
+        this.workspaces = workspaces;
         this.sessions = sessions;
         this.executions = executions;
         this.eventLog = eventLog;
@@ -58,9 +68,16 @@ public final class SessionManager implements AutoCloseable {
         this.idleTtl = idleTtl;
     }
 
-    /** Marks what a previous process left running as interrupted, and starts the idle reaper. */
+    /**
+     * Marks what a previous process left running as interrupted, removes workspaces no open session
+     * owns (a previous process's pool, sessions closed while it was down), and starts the idle reaper.
+     */
     public void start(Duration reapInterval) {
         recoverAfterRestart();
+        int removed = workspaces.retainOnly(sessions.openWorkspaces());
+        if (removed > 0) {
+            log.info("removed {} workspace(s) no open session owns", removed);
+        }
         long every = Math.max(100, reapInterval.toMillis());
         reaper.scheduleWithFixedDelay(this::reapIdle, every, every, TimeUnit.MILLISECONDS);
     }
@@ -70,8 +87,8 @@ public final class SessionManager implements AutoCloseable {
         String id = Tokens.newId();
         String token = Tokens.newToken();
         long now = System.currentTimeMillis();
-        sessions.insert(new StoredSession(id, Tokens.hash(token), runtime, oneShot, now, now, null));
-        Session session = newSession(id, 0);
+        sessions.insert(new StoredSession(id, Tokens.hash(token), runtime, oneShot, now, now, null, null));
+        Session session = newSession(id, 0, null);
         live.put(id, session);
         try {
             session.start(true);
@@ -79,6 +96,7 @@ public final class SessionManager implements AutoCloseable {
             live.remove(id);
             sessions.markClosed(id, now);
             session.close();
+            destroyWorkspace(session);
             throw e;
         }
         return new Created(session, token);
@@ -93,40 +111,62 @@ public final class SessionManager implements AutoCloseable {
         if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
             throw new SessionNotFoundException();
         }
-        return live.computeIfAbsent(id, this::revive);
+        Session session = live.computeIfAbsent(id, k -> revive(stored));
+        session.touch();
+        return session;
     }
 
-    private Session revive(String id) {
-        Session session = newSession(id, eventLog.lastSeq(id));
+    /** A session of an earlier process: its workspace (files kept unless the host rebooted) and a fresh interpreter. */
+    private Session revive(StoredSession stored) {
+        Workspace workspace;
+        if (stored.workspace() != null) {
+            workspace = workspaces.open(stored.workspace());
+        } else {
+            workspace = workspaces.create();
+            sessions.setWorkspace(stored.id(), workspace.id());
+        }
+        Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace);
         session.start(false);
         return session;
     }
 
-    private Session newSession(String id, long lastSeq) {
+    private Session newSession(String id, long lastSeq, Workspace workspace) {
         SessionEvents events = new SessionEvents(id, lastSeq, eventLog);
-        return new Session(id, runtime, events, this::acquireSandbox, limits);
+        SandboxSource source = new SandboxSource() {
+            @Override
+            public Sandbox fresh() {
+                return pool.acquire();
+            }
+
+            @Override
+            public Sandbox on(Workspace existing) {
+                return pool.startFor(existing);
+            }
+        };
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits);
     }
 
-    private Sandbox acquireSandbox() {
-        return pool.acquire();
-    }
-
+    /** Ends the session: its interpreter and its workspace with every file in it. */
     public void close(Session session) {
         live.remove(session.id());
         session.close();
         sessions.markClosed(session.id(), System.currentTimeMillis());
+        destroyWorkspace(session);
+    }
+
+    private void destroyWorkspace(Session session) {
+        Workspace workspace = session.workspace();
+        if (workspace != null) {
+            workspaces.destroy(workspace);
+        }
     }
 
     /** Runs one cell and waits for its end (the REST API's synchronous execute). */
     public ExecuteResponse execute(Session session, String code, Duration timeout) {
-        return execute(session, code, timeout, List.of());
-    }
-
-    private ExecuteResponse execute(Session session, String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, timeout, files));
+            collector.track(session.submit(code, timeout));
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -142,14 +182,49 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
-    /** A one-shot execution: a fresh sandbox for one cell, removed afterwards. */
-    public ExecuteResponse executeOnce(String code, Duration timeout, List<ExecuteRequest.InputFile> files) {
+    /**
+     * A one-shot execution: a fresh sandbox for one cell with {@code files} (names already checked)
+     * in its workspace, answering with the files the code created or changed, up to
+     * {@code maxReturnedBytes} of content in all; everything is removed afterwards.
+     */
+    public ExecuteResponse executeOnce(String code, Duration timeout, List<ExecuteRequest.InputFile> files,
+                                       long maxReturnedBytes) {
         Created created = create(true);
+        Session session = created.session();
         try {
-            return execute(created.session(), code, timeout, files);
+            Workspace workspace = session.workspace();
+            for (ExecuteRequest.InputFile file : files) {
+                byte[] content = Base64.getDecoder().decode(file.contentBase64());
+                workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
+            }
+            Map<String, Workspace.Stamp> before = workspace.snapshot();
+            ExecuteResponse response = execute(session, code, timeout);
+            return response.withFiles(returnedFiles(workspace, before, maxReturnedBytes));
         } finally {
-            close(created.session());
+            close(session);
         }
+    }
+
+    private static List<ExecuteResponse.ReturnedFile> returnedFiles(Workspace workspace, Map<String, Workspace.Stamp> before,
+                                                                    long budget) {
+        List<ExecuteResponse.ReturnedFile> out = new ArrayList<>();
+        long left = budget;
+        for (WorkspaceFile f : workspace.changedSince(before)) {
+            if (f.size() > left) {
+                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null,
+                        "the files exceed the " + budget + "-byte limit of one response; run in a session and download them"));
+                continue;
+            }
+            try (Workspace.OpenFile open = workspace.open(f.name());
+                 InputStream in = java.nio.channels.Channels.newInputStream(open.channel())) {
+                byte[] content = in.readNBytes((int) Math.min(left, Integer.MAX_VALUE - 16));
+                left -= content.length;
+                out.add(new ExecuteResponse.ReturnedFile(f.name(), content.length, Base64.getEncoder().encodeToString(content), null));
+            } catch (IOException | WorkspaceException e) {
+                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null, "could not be read: " + e.getMessage()));
+            }
+        }
+        return out;
     }
 
     public int liveCount() {

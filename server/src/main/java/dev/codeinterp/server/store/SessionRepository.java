@@ -3,6 +3,7 @@ package dev.codeinterp.server.store;
 import dev.codeinterp.server.store.generated.tables.records.SessionsRecord;
 
 import java.util.Optional;
+import java.util.Set;
 
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
@@ -21,6 +22,7 @@ public final class SessionRepository {
                 .set(SESSIONS.ONE_SHOT, s.oneShot())
                 .set(SESSIONS.CREATED_AT, s.createdAt())
                 .set(SESSIONS.LAST_ACTIVE_AT, s.lastActiveAt())
+                .set(SESSIONS.WORKSPACE, s.workspace())
                 .execute());
     }
 
@@ -34,8 +36,19 @@ public final class SessionRepository {
                 .where(SESSIONS.ID.eq(id)).and(SESSIONS.CLOSED_AT.isNull()).execute());
     }
 
+    public void setWorkspace(String id, String workspace) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.WORKSPACE, workspace).where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    /** Workspaces that belong to sessions still open: everything else under the workspaces folder is garbage. */
+    public Set<String> openWorkspaces() {
+        return db.read(ctx -> ctx.select(SESSIONS.WORKSPACE).from(SESSIONS)
+                .where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.WORKSPACE.isNotNull())
+                .fetchSet(SESSIONS.WORKSPACE));
+    }
+
     private static StoredSession toSession(SessionsRecord r) {
         return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
-                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt());
+                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt(), r.getWorkspace());
     }
 }

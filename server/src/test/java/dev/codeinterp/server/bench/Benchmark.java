@@ -8,6 +8,8 @@ import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxSpec;
 
@@ -121,14 +123,22 @@ public final class Benchmark {
     private static void coldStart(String runtime) {
         String image = System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest");
         SandboxSpec spec = new SandboxSpec(image, runtime, 512L << 20, 1.0, 256, 1L << 30, 256L << 20, 1L << 30);
+        Workspaces workspaces;
+        try {
+            workspaces = new Workspaces(java.nio.file.Files.createTempDirectory("codeinterp-bench"), 64L << 20);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
         try (DockerSandboxBackend backend = DockerSandboxBackend.connect(spec)) {
             List<Double> ms = new ArrayList<>();
+            Workspace workspace = workspaces.create();
             for (int i = 0; i < 10; i++) {
                 long t0 = System.nanoTime();
-                Sandbox s = backend.start();
+                Sandbox s = backend.start(workspace);
                 ms.add((System.nanoTime() - t0) / 1e6);
                 s.close();
             }
+            workspaces.destroy(workspace);
             print("cold sandbox start to runner ready, " + runtime + " (n=10)", ms, 50, 95);
         }
     }

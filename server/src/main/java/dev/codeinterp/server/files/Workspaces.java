@@ -1,0 +1,164 @@
+package dev.codeinterp.server.files;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * Creates and removes workspaces: one host directory per session under {@code <data>/workspaces},
+ * each a tmpfs of its own mounted by the server, so a full workspace is ENOSPC inside the cell
+ * (and for uploads) while the host's disk is untouched, and files outlive the sandbox that wrote
+ * them (restarts and timeouts replace the container, not the mount). The sandbox gets the
+ * directory as a bind mount, which works the same under runc and gVisor; archive copy into a
+ * running gVisor sandbox does not (see docs/ARCHITECTURE.md).
+ */
+public final class Workspaces {
+    private static final Logger log = LoggerFactory.getLogger(Workspaces.class);
+    private static final Pattern ID = Pattern.compile("[a-f0-9]{32}");
+
+    private final Path root;
+    private final long bytes;
+    private volatile boolean bounded = true;
+
+    public Workspaces(Path root, long bytes) {
+        this.root = root.toAbsolutePath().normalize();
+        this.bytes = bytes;
+    }
+
+    /** False when this process may not mount (not root): workspaces are then plain, unbounded folders. */
+    public boolean bounded() {
+        return bounded;
+    }
+
+    public long sizeBytes() {
+        return bytes;
+    }
+
+    public Workspace create() {
+        return prepare(UUID.randomUUID().toString().replace("-", ""));
+    }
+
+    /** The workspace {@code id}, mounted again if the host lost the mount (a reboot: its files are gone then). */
+    public Workspace open(String id) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new IllegalArgumentException("not a workspace id: " + id);
+        }
+        return prepare(id);
+    }
+
+    public void destroy(Workspace workspace) {
+        Path dir = workspace.dir();
+        if (isMountPoint(dir)) {
+            if (!run("umount", dir.toString())) {
+                run("umount", "-l", dir.toString());
+            }
+        }
+        deleteTree(dir);
+    }
+
+    /** Removes every workspace not in {@code keep} (those of sessions that ended while we were down). */
+    public int retainOnly(Set<String> keep) {
+        int removed = 0;
+        if (!Files.isDirectory(root)) {
+            return 0;
+        }
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
+            for (Path d : dirs) {
+                String id = d.getFileName().toString();
+                if (ID.matcher(id).matches() && !keep.contains(id)) {
+                    destroy(new Workspace(id, d));
+                    removed++;
+                }
+            }
+        } catch (IOException e) {
+            log.warn("could not list workspaces: {}", e.getMessage());
+        }
+        return removed;
+    }
+
+    private synchronized Workspace prepare(String id) {
+        Path dir = root.resolve(id);
+        try {
+            Files.createDirectories(dir);
+            if (bounded && !isMountPoint(dir)) {
+                String options = "size=" + bytes + ",uid=1000,gid=1000,mode=0700,nosuid,nodev";
+                if (!run("mount", "-t", "tmpfs", "-o", options, "codeinterp-workspace", dir.toString())) {
+                    bounded = false;
+                    log.warn("cannot mount a tmpfs for workspaces (not root?): workspaces are unbounded folders under {}", root);
+                }
+            }
+            if (!bounded) {
+                Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+            }
+            return new Workspace(id, dir);
+        } catch (IOException e) {
+            throw new WorkspaceException(WorkspaceException.Reason.UNAVAILABLE, "cannot create a workspace: " + e.getMessage(), e);
+        }
+    }
+
+    static boolean isMountPoint(Path dir) {
+        try {
+            String target = dir.toAbsolutePath().normalize().toString();
+            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
+                String[] f = line.split(" ");
+                if (f.length > 4 && unescape(f[4]).equals(target)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** mountinfo escapes space, tab, newline and backslash as octal. */
+    private static String unescape(String s) {
+        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
+    }
+
+    private static boolean run(String... command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            if (p.exitValue() != 0) {
+                log.debug("{} failed: {}", List.of(command), new String(out, StandardCharsets.UTF_8).trim());
+            }
+            return p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        // the server runs as root: never follow a link a sandbox planted while deleting
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    log.debug("could not delete {}: {}", p, e.getMessage());
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            log.warn("could not remove workspace {}: {}", dir, e.getMessage());
+        }
+    }
+}
