@@ -108,8 +108,15 @@ abstract class FilesContract {
         assertThat(png.headers().firstValue("Content-Security-Policy").orElse("")).startsWith("sandbox");
         assertThat(download("rain.png", "not-the-token").statusCode()).isEqualTo(404);
 
+        // as a browser asks for it (gzip accepted): the bytes arrive whole and as stored, length declared
+        HttpResponse<byte[]> xlsx = app.exchange(app.request("/api/v1/sessions/" + session.id() + "/files/out.xlsx", session.token())
+                .header("Accept-Encoding", "gzip, deflate, br").GET().build());
+        assertThat(xlsx.statusCode()).isEqualTo(200);
+        assertThat(xlsx.headers().firstValue("Content-Encoding")).isEmpty();
+        assertThat(xlsx.headers().firstValue("Content-Length")).hasValue(String.valueOf(xlsx.body().length));
+        assertThat(xlsx.body()).startsWith('P', 'K');
+
         // the downloaded workbook, taken somewhere else, opens with openpyxl to the same values
-        HttpResponse<byte[]> xlsx = download("out.xlsx", session.token());
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("code", "import openpyxl\nws = openpyxl.load_workbook('copy.xlsx').active\n"
                 + "print([[c.value for c in row] for row in ws.iter_rows()])");

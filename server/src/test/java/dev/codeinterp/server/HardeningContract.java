@@ -57,8 +57,13 @@ abstract class HardeningContract {
         assertThat(h.getNanoCPUs()).isEqualTo(1_000_000_000L);
         assertThat(h.getPidsLimit()).isPositive();
         assertThat(h.getInit()).isTrue();
-        assertThat(h.getTmpFs()).containsKeys("/tmp", "/workspace");
-        assertThat(h.getTmpFs().get("/workspace")).contains("size=");
+        assertThat(h.getTmpFs()).containsKey("/tmp");
+        assertThat(h.getTmpFs().get("/tmp")).contains("size=", "noexec");
+        // The workspace is the session's own size-bounded host tmpfs, bind-mounted (see Workspaces)
+        assertThat(h.getBinds()).anySatisfy(b -> {
+            assertThat(b.getVolume().getPath()).isEqualTo("/workspace");
+            assertThat(b.getPath()).contains("workspaces");
+        });
         Map<String, Long> ulimits = Arrays.stream(h.getUlimits()).collect(Collectors.toMap(Ulimit::getName, Ulimit::getHardLong));
         assertThat(ulimits).containsKeys("nproc", "nofile", "fsize");
         assertThat(c.getConfig().getUser()).isEqualTo("1000:1000");

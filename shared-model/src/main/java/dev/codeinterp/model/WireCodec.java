@@ -342,6 +342,32 @@ public final class WireCodec {
         return Json.write(fields(r));
     }
 
+    // ---- workspace files -------------------------------------------------------------------
+
+    public static Map<String, Object> fileFields(FileEntry f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", f.name());
+        m.put("size", f.size());
+        m.put("modified", f.modifiedMs());
+        m.put("mime", f.mime());
+        m.put("url", f.url());
+        return m;
+    }
+
+    public static FileEntry decodeFileEntry(JsonObject o) {
+        return new FileEntry(o.string("name"), o.optInteger("size", 0), o.optInteger("modified", 0),
+                o.optString("mime", "application/octet-stream"), o.optString("url", ""));
+    }
+
+    /** The {@code files} of a listing or multipart upload answer. */
+    public static List<FileEntry> decodeFileList(String json) {
+        List<FileEntry> out = new ArrayList<>();
+        for (JsonObject o : JsonObject.parse(json).objectList("files")) {
+            out.add(decodeFileEntry(o));
+        }
+        return out;
+    }
+
     /** {@code {"error": message}}: the body of every 4xx/5xx answer. */
     public static String encodeError(String message) {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -1,5 +1,7 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Sizes;
@@ -114,6 +116,8 @@ final class FilesApi {
         // even if a browser were talked into rendering it, the file runs in an opaque, script-less origin
         ctx.header("Content-Security-Policy", "sandbox; default-src 'none'");
         ctx.header("X-Content-Type-Options", "nosniff");
+        // Sent as stored: most user files are compressed already, and a declared length gives progress bars
+        ctx.disableCompression();
         ctx.header("Content-Length", String.valueOf(f.size()));
         ctx.contentType(f.mime());
         ctx.result(Channels.newInputStream(open.channel()));
@@ -159,13 +163,7 @@ final class FilesApi {
     }
 
     private static Map<String, Object> describe(Session session, WorkspaceFile f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("name", f.name());
-        m.put("size", f.size());
-        m.put("modified", f.modifiedMs());
-        m.put("mime", f.mime());
-        m.put("url", session.fileUrl(f.name()));
-        return m;
+        return WireCodec.fileFields(new FileEntry(f.name(), f.size(), f.modifiedMs(), f.mime(), session.fileUrl(f.name())));
     }
 
     /** RFC 6266: an ASCII fallback with anything odd replaced, and the exact name in RFC 5987 form. */
