@@ -30,4 +30,4 @@ for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break
   sleep 0.5
 done
-(cd e2e-playwright && CODEINTERP_URL="http://127.0.0.1:$port" npm test) || { tail -50 "$data/server.log"; exit 1; }
+(cd e2e-playwright && CODEINTERP_URL="http://127.0.0.1:$port" CODEINTERP_DATA_DIR="$data" npm test) || { tail -50 "$data/server.log"; exit 1; }

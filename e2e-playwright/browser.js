@@ -1,4 +1,5 @@
 // Debian's Chromium driven by playwright-core: no browser download, no network beyond loopback.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.CODEINTERP_URL || 'http://127.0.0.1:8080';
@@ -25,4 +26,46 @@ export async function runCell(page, code) {
 
 export async function finished(turn, timeout = 30000) {
   await turn.locator('.turn-footer').filter({ hasNotText: /running|queued/ }).waitFor({ timeout });
+}
+
+export const outputs = (turn, type) => turn.locator(`[data-testid="output"][data-output-type="${type}"]`);
+
+/**
+ * The seed checklist, the same in both modes: hello, a result, statistics, a chart (checked by
+ * `checkChart`, since local mode has no matplotlib offline), a SyntaxError, and an interrupt of
+ * `while True: pass` within `interruptWithinMs` that keeps state.
+ */
+export async function seedChecklist(page, checkChart, interruptWithinMs = 10000) {
+  let turn = await runCell(page, "print('Hello')");
+  await finished(turn);
+  assert.equal((await outputs(turn, 'stream').innerText()).trim(), 'Hello');
+
+  turn = await runCell(page, 'import math\nmath.factorial(10)');
+  await finished(turn);
+  assert.match(await outputs(turn, 'result').innerText(), /3628800/);
+
+  turn = await runCell(page, 'import statistics\ndata = [1, 2, 3, 4, 5]\nprint(statistics.mean(data), statistics.median(data), statistics.pstdev(data))');
+  await finished(turn);
+  assert.match(await outputs(turn, 'stream').innerText(), /^3 3 1\.41/);
+
+  turn = await runCell(page, "import matplotlib.pyplot as plt\nplt.bar(['a', 'b', 'c'], [10, 20, 30])\nplt.show()");
+  await finished(turn);
+  await checkChart(turn);
+
+  turn = await runCell(page, 'print(2 +');
+  await finished(turn);
+  assert.match(await outputs(turn, 'error').innerText(), /SyntaxError/);
+
+  await finished(await runCell(page, 'kept = 41'));
+  turn = await runCell(page, 'while True: pass');
+  await turn.locator('.turn-footer').filter({ hasText: 'running' }).waitFor();
+  const asked = Date.now();
+  await page.getByTestId('interrupt').click();
+  await finished(turn, interruptWithinMs + 5000);
+  const took = Date.now() - asked;
+  assert.ok(took < interruptWithinMs, `interrupt took ${took} ms`);
+  assert.match(await outputs(turn, 'error').innerText(), /KeyboardInterrupt/);
+  turn = await runCell(page, 'kept + 1');
+  await finished(turn);
+  assert.match(await outputs(turn, 'result').innerText(), /42/, 'the interrupt keeps state');
 }

@@ -1,24 +1,27 @@
 package dev.codeinterp.web;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.json.JsonObject;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /**
- * The page's composition root. The session id lives in the URL (#/s/<id>); its token only in
- * localStorage, never in the URL or a log.
+ * The page's composition root. The conversation lives in the URL's fragment: {@code #/s/<id>} a
+ * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
+ * one (kept in this browser's IndexedDB).
  */
-public final class App implements SessionConnection.Listener, Composer.Actions {
-    private static final String HASH_PREFIX = "/s/";
+public final class App implements Interpreter.Listener, Composer.Actions {
+    private static final String MODE_KEY = "codeinterp.mode";
 
     private final StatusLine status = new StatusLine();
     private final Composer composer = new Composer(this);
-    private ConversationView conversation;
-    private SessionConnection connection;
+    private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
+    private final FilesPanel filesPanel = new FilesPanel();
     private final HTMLElement page = Dom.el("div", "page");
+    private ConversationView conversation;
+    private Interpreter interpreter;
+    private ModeSwitch.Mode mode = ModeSwitch.Mode.SERVER;
+    /** Counts conversations asked for, so a session created after the user moved on is not opened. */
+    private int requested;
 
     public static void main(String[] args) {
         new App().start();
@@ -27,87 +30,149 @@ public final class App implements SessionConnection.Listener, Composer.Actions {
     private void start() {
         HTMLElement header = Dom.el("header", "topbar");
         header.appendChild(Dom.text("h1", "title", "codeinterp"));
+        header.appendChild(modeSwitch.root());
         header.appendChild(status.root());
         Dom.document().getBody().appendChild(header);
-        Dom.document().getBody().appendChild(page);
+        HTMLElement layout = Dom.el("div", "layout");
+        layout.appendChild(page);
+        layout.appendChild(filesPanel.root());
+        Dom.document().getBody().appendChild(layout);
         Dom.document().getBody().appendChild(composer.root());
-        String hash = Browser.hash();
-        String id = hash.startsWith("#" + HASH_PREFIX) ? hash.substring(1 + HASH_PREFIX.length()) : null;
-        String token = id == null ? null : Browser.storageGet("codeinterp.token." + id);
-        if (id != null && token != null) {
-            open(id, token);
+        if ("local".equals(Browser.storageGet(MODE_KEY))) {
+            mode = ModeSwitch.Mode.LOCAL;
+        }
+        Interpreter reopened = reopen(Browser.hash());
+        if (reopened != null) {
+            open(reopened, null);
         } else {
-            newSession();
+            newConversation(null);
         }
         composer.focus();
     }
 
-    private void open(String id, String token) {
-        if (connection != null) {
-            connection.close();
+    private static Interpreter reopen(String hash) {
+        String route = hash.startsWith("#") ? hash.substring(1) : hash;
+        if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
+            return ServerSession.reopen(route.substring(ServerSession.ROUTE_PREFIX.length()));
+        }
+        if (route.startsWith(LocalInterpreter.ROUTE_PREFIX)) {
+            return LocalInterpreter.reopen(route.substring(LocalInterpreter.ROUTE_PREFIX.length()));
+        }
+        return null;
+    }
+
+    /** The mode switch: a new conversation in the chosen mode, saying what became of the old one. */
+    private void choose(ModeSwitch.Mode chosen) {
+        if (chosen == mode && interpreter != null) {
+            return;
+        }
+        boolean switching = interpreter != null;
+        Browser.storageSet(MODE_KEY, chosen == ModeSwitch.Mode.LOCAL ? "local" : "server");
+        String previous = interpreter == null ? null : interpreter.route();
+        mode = chosen;
+        if (!switching) {
+            newConversation(null);
+        } else if (chosen == ModeSwitch.Mode.LOCAL) {
+            newConversation("Switched to local mode: a fresh Python interpreter in this browser. Variables from the server "
+                    + "session are not here, and nothing you run or upload here leaves this browser. The server conversation "
+                    + "is still at #" + previous + ".");
+        } else {
+            newConversation("Switched to server mode: a fresh sandbox on the server. The local conversation stays in this "
+                    + "browser at #" + previous + ".");
+        }
+    }
+
+    private void newConversation(String intro) {
+        modeSwitch.show(mode);
+        if (mode == ModeSwitch.Mode.LOCAL) {
+            open(LocalInterpreter.create(), intro);
+            return;
+        }
+        close();
+        status.describe("Server");
+        status.connection("starting a session");
+        int ticket = ++requested;
+        ServerSession.create((session, error) -> {
+            if (ticket != requested) {
+                return; // the user chose something else meanwhile; the session idles out on the server
+            }
+            if (session == null) {
+                status.connection("offline");
+                status.problem(error + " Local mode (in this browser) still works.");
+                return;
+            }
+            open(session, intro);
+        });
+    }
+
+    private void close() {
+        if (interpreter != null) {
+            interpreter.close();
+            interpreter = null;
         }
         if (conversation != null) {
             page.removeChild(conversation.root());
+            conversation = null;
         }
-        conversation = new ConversationView(this::finished);
+    }
+
+    private void open(Interpreter next, String intro) {
+        requested++;
+        close();
+        mode = next instanceof LocalInterpreter ? ModeSwitch.Mode.LOCAL : ModeSwitch.Mode.SERVER;
+        modeSwitch.show(mode);
+        interpreter = next;
+        conversation = new ConversationView(this::finished, next.files(), intro != null ? intro
+                : mode == ModeSwitch.Mode.LOCAL
+                ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
+                        + "Write Python below and press Shift+Enter to run it."
+                : "Write Python below and press Shift+Enter to run it.");
         page.appendChild(conversation.root());
-        Browser.replaceHash(HASH_PREFIX + id);
-        connection = new SessionConnection(id, token, this);
-        connection.connect();
+        filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
+                ? "Files stay in this browser. Upload or drop files here; code reads them by name."
+                : "No files yet. Upload or drop files here; code reads them by name.");
+        Browser.replaceHash(next.route());
+        status.problem(null);
+        status.clearLastRun();
+        composer.setRunning(false);
+        next.connect(this);
     }
 
     @Override
     public void newSession() {
-        status.connection("starting a session");
-        Browser.request("POST", "/api/v1/sessions", "", (code, body) -> {
-            if (code != 201) {
-                String message = "could not start a session";
-                try {
-                    message = JsonObject.parse(body).optString("error", message);
-                } catch (RuntimeException ignored) {
-                    // keep the generic message
-                }
-                status.connection("offline");
-                status.problem(message);
-                return;
-            }
-            JsonObject created = JsonObject.parse(body);
-            Browser.storageSet("codeinterp.token." + created.string("id"), created.string("token"));
-            status.problem(null);
-            open(created.string("id"), created.string("token"));
-        });
+        newConversation(null);
     }
 
     private void finished(Event.Finished f) {
         status.lastRun(f);
         composer.setRunning(conversation.running());
+        filesPanel.refresh();
     }
 
     @Override
     public void run(String code) {
-        if (connection != null && connection.send(new ClientMessage.Execute(code, null))) {
+        if (interpreter != null && interpreter.execute(code)) {
             composer.setRunning(true);
         }
     }
 
     @Override
     public void interrupt() {
-        if (connection != null) {
-            connection.send(new ClientMessage.Interrupt());
+        if (interpreter != null) {
+            interpreter.interrupt();
         }
     }
 
     @Override
     public void restart() {
-        if (connection != null) {
-            connection.send(new ClientMessage.Restart());
+        if (interpreter != null) {
+            interpreter.restart();
         }
     }
 
     @Override
-    public void onWelcome(ServerMessage.Welcome welcome) {
-        status.runtime(welcome.runtime());
-        status.problem(null);
+    public void onDescription(String description) {
+        status.describe(description);
     }
 
     @Override
@@ -122,6 +187,9 @@ public final class App implements SessionConnection.Listener, Composer.Actions {
     @Override
     public void onState(String state) {
         status.connection(state);
+        if ("connected".equals(state) || state.startsWith("ready")) {
+            filesPanel.refresh();
+        }
     }
 
     @Override

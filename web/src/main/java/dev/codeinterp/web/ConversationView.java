@@ -17,7 +17,7 @@ final class ConversationView {
     }
 
     private final HTMLElement root = Dom.el("main", "conversation");
-    private final HTMLElement empty = Dom.text("p", "empty", "Write Python below and press Shift+Enter to run it.");
+    private final HTMLElement empty;
     private static final double FRAME_BUDGET_MS = 10;
 
     private final Map<String, TurnView> turns = new HashMap<>();
@@ -26,8 +26,13 @@ final class ConversationView {
     private final FinishedListener onFinished;
     private int running;
 
-    ConversationView(FinishedListener onFinished) {
+    private final WorkspaceFiles files;
+
+    ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
         this.onFinished = onFinished;
+        this.empty = Dom.text("p", "empty", intro);
+        empty.setAttribute("data-testid", "intro");
+        this.files = files;
         root.setAttribute("aria-live", "polite");
         root.appendChild(empty);
     }
@@ -75,7 +80,7 @@ final class ConversationView {
     private TurnView render(SessionEvent e) {
         TurnView turn = turns.get(e.executionId());
         if (turn == null) {
-            turn = new TurnView(e.executionId().isEmpty());
+            turn = new TurnView(e.executionId().isEmpty(), files);
             turns.put(e.executionId(), turn);
             if (empty.getParentNode() != null) {
                 root.removeChild(empty);

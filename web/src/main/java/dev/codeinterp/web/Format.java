@@ -18,4 +18,15 @@ final class Format {
     static String memory(long kb) {
         return kb < 10 * 1024 ? kb + " KiB" : (kb / 1024) + " MiB";
     }
+
+    static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        if (n < 1024 * 1024) {
+            return (n / 1024) + " KiB";
+        }
+        long tenths = n * 10 / (1024 * 1024);
+        return tenths < 1000 ? (tenths / 10) + "." + (tenths % 10) + " MiB" : (n >> 20) + " MiB";
+    }
 }

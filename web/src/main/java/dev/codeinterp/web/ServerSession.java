@@ -2,42 +2,69 @@ package dev.codeinterp.web;
 
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.ServerMessage;
-import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.json.JsonObject;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.websocket.WebSocket;
 
 /**
- * The session's WebSocket, kept open: on every (re)connect it says hello with the last seq it
- * rendered, so the server replays exactly what was missed. Events at or below that seq are dropped.
+ * A server session: its sandbox runs the code, its WebSocket is kept open. On every (re)connect it
+ * says hello with the last seq it rendered, so the server replays exactly what was missed; events
+ * at or below that seq are dropped. The token lives in localStorage only, never in a URL.
  */
-final class SessionConnection {
-    interface Listener {
-        void onWelcome(ServerMessage.Welcome welcome);
+final class ServerSession implements Interpreter {
+    static final String ROUTE_PREFIX = "/s/";
+    private static final String TOKEN_KEY = "codeinterp.token.";
 
-        void onEvent(SessionEvent event);
-
-        void onState(String state);
-
-        void onProblem(String message);
+    interface Created {
+        /** Exactly one of the two is non-null. */
+        void created(ServerSession session, String error);
     }
 
     private final String sessionId;
     private final String token;
-    private final Listener listener;
+    private final ServerFiles files;
+    private Listener listener;
     private WebSocket socket;
     private long lastSeq;
     private int attempt;
     private boolean open;
     private boolean gone;
 
-    SessionConnection(String sessionId, String token, Listener listener) {
+    private ServerSession(String sessionId, String token) {
         this.sessionId = sessionId;
         this.token = token;
-        this.listener = listener;
+        this.files = new ServerFiles(sessionId, token);
     }
 
-    void connect() {
+    /** Reopens a session this browser created earlier; null if it holds no token for it. */
+    static ServerSession reopen(String sessionId) {
+        String token = Browser.storageGet(TOKEN_KEY + sessionId);
+        return token == null ? null : new ServerSession(sessionId, token);
+    }
+
+    static void create(Created callback) {
+        Browser.request("POST", "/api/v1/sessions", "", (code, body) -> {
+            if (code != 201) {
+                callback.created(null, ServerFiles.errorOf(body, "Could not start a server session (" + code + ")."));
+                return;
+            }
+            JsonObject created = JsonObject.parse(body);
+            Browser.storageSet(TOKEN_KEY + created.string("id"), created.string("token"));
+            callback.created(new ServerSession(created.string("id"), created.string("token")), null);
+        });
+    }
+
+    @Override
+    public void connect(Listener listener) {
+        this.listener = listener;
+        connect();
+    }
+
+    private void connect() {
+        if (gone) {
+            return;
+        }
         listener.onState(attempt == 0 ? "connecting" : "reconnecting");
         WebSocket ws = WebSocket.create(Browser.webSocketBase() + "/api/v1/sessions/" + sessionId + "/ws");
         socket = ws;
@@ -58,6 +85,9 @@ final class SessionConnection {
     }
 
     private void receive(String frame) {
+        if (gone) {
+            return;
+        }
         ServerMessage message;
         try {
             message = WireCodec.decodeServerMessage(frame);
@@ -68,7 +98,8 @@ final class SessionConnection {
             attempt = 0;
             open = true;
             listener.onState("connected");
-            listener.onWelcome(w);
+            listener.onDescription("Server · " + ("runsc".equals(w.runtime()) ? "gVisor" : w.runtime()));
+            listener.onProblem(null);
         } else if (message instanceof ServerMessage.EventFrame f) {
             if (f.event().seq() <= lastSeq) {
                 return;
@@ -87,7 +118,32 @@ final class SessionConnection {
         Window.setTimeout(this::connect, delay);
     }
 
-    boolean send(ClientMessage message) {
+    @Override
+    public boolean execute(String code) {
+        return send(new ClientMessage.Execute(code, null));
+    }
+
+    @Override
+    public void interrupt() {
+        send(new ClientMessage.Interrupt());
+    }
+
+    @Override
+    public void restart() {
+        send(new ClientMessage.Restart());
+    }
+
+    @Override
+    public WorkspaceFiles files() {
+        return files;
+    }
+
+    @Override
+    public String route() {
+        return ROUTE_PREFIX + sessionId;
+    }
+
+    private boolean send(ClientMessage message) {
         if (!open) {
             listener.onProblem("Not connected yet; try again in a moment.");
             return false;
@@ -96,8 +152,9 @@ final class SessionConnection {
         return true;
     }
 
-    /** Closes for good (a new session replaces this one). */
-    void close() {
+    /** Closes for good (a new conversation replaces this one); the session lives on on the server. */
+    @Override
+    public void close() {
         gone = true;
         if (socket != null) {
             socket.close();

@@ -24,17 +24,24 @@ final class StatusLine {
         return root;
     }
 
-    void runtime(String runtime) {
-        setText(mode, "Server · " + ("runsc".equals(runtime) ? "gVisor" : runtime));
+    /** Which mode runs the code, always first: "Server · gVisor", "Local · Pyodide … · in this browser". */
+    void describe(String description) {
+        setText(mode, description);
+        mode.setClassName("status-mode" + (description.startsWith("Local") ? " local" : ""));
     }
 
     void connection(String state) {
         setText(connection, state);
-        connection.setClassName("status-connection state-" + state.replace(' ', '-'));
+        String word = state.split("[ (]")[0].toLowerCase();
+        connection.setClassName("status-connection state-" + word);
     }
 
     void problem(String message) {
         setText(problem, message == null ? "" : message);
+    }
+
+    void clearLastRun() {
+        setText(lastRun, "");
     }
 
     void lastRun(Event.Finished f) {

@@ -22,8 +22,11 @@ final class TurnView {
     private double startedAt;
     private boolean running;
     private Event.Finished finished;
+    private final WorkspaceFiles files;
+    private HTMLElement artifacts;
 
-    TurnView(boolean restartNotice) {
+    TurnView(boolean restartNotice, WorkspaceFiles files) {
+        this.files = files;
         root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
         root.appendChild(outputs);
         root.appendChild(footer);
@@ -111,11 +114,9 @@ final class TurnView {
             case RESTARTED:
                 notice("Interpreter restarted: " + ((Event.Restarted) event).reason() + ". Variables are gone.");
                 break;
-            case ARTIFACT: {
-                Event.Artifact a = (Event.Artifact) event;
-                notice("File " + a.name() + " (" + a.size() + " bytes)");
+            case ARTIFACT:
+                artifact((Event.Artifact) event);
                 break;
-            }
             case FINISHED:
                 finish((Event.Finished) event);
                 break;
@@ -123,6 +124,36 @@ final class TurnView {
                 break;
         }
     }
+
+    /** A file the cell wrote: a chip that downloads it, and the picture itself for images. */
+    private void artifact(Event.Artifact a) {
+        if (artifacts == null) {
+            artifacts = Dom.el("div", "artifacts");
+            artifacts.setAttribute("data-testid", "artifacts");
+            root.insertBefore(artifacts, footer);
+        }
+        HTMLElement chip = Dom.button(a.name() + " · " + Format.bytes(a.size()), "artifact", "Download " + a.name());
+        chip.getClassList().add("chip");
+        chip.setAttribute("data-name", a.name());
+        chip.addEventListener("click", e -> files.save(a.name()));
+        artifacts.appendChild(chip);
+        if (INLINE_IMAGES.contains(a.mime())) {
+            HTMLElement figure = output("display");
+            figure.getClassList().add("artifact-image");
+            files.preview(a.name(), url -> {
+                if (url == null) {
+                    figure.appendChild(Dom.text("span", "muted", a.name() + " is no longer in the workspace."));
+                    return;
+                }
+                HTMLElement img = Dom.el("img", null);
+                img.setAttribute("src", url);
+                img.setAttribute("alt", a.name());
+                figure.appendChild(img);
+            });
+        }
+    }
+
+    private static final java.util.Set<String> INLINE_IMAGES = java.util.Set.of("image/png", "image/jpeg", "image/gif", "image/webp");
 
     private void stream(Event.Stream s) {
         plainOutput.append(s.text());

@@ -1,0 +1,186 @@
+package dev.codeinterp.web;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.Status;
+import dev.codeinterp.model.WireCodec;
+import org.teavm.jso.JSBody;
+import org.teavm.jso.JSObject;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Local mode: Python runs in this browser (Pyodide in the sandboxed runtime frame) and the
+ * conversation is kept in this browser's IndexedDB. Nothing goes to our server but GETs of static
+ * files. The frame speaks the runner's own event lines, so this class does what the server's
+ * session does for server mode: numbers events, adds {@code queued}, and records them.
+ */
+final class LocalInterpreter implements Interpreter {
+    static final String ROUTE_PREFIX = "/l/";
+    private static final String NO_EXECUTION = "";
+
+    private final String conversationId;
+    private final LocalRuntimeFrame frame;
+    private final LocalFiles files;
+    private final LocalHistory history;
+    /** Executions sent to the frame whose {@code finished} has not arrived yet, in order. */
+    private final Set<String> unfinished = new LinkedHashSet<>();
+    private Listener listener;
+    private long seq;
+    private boolean closed;
+
+    private LocalInterpreter(String conversationId) {
+        this.conversationId = conversationId;
+        this.frame = new LocalRuntimeFrame(this::receive);
+        this.files = new LocalFiles(frame);
+        this.history = new LocalHistory(conversationId, message -> {
+            if (listener != null) {
+                listener.onProblem(message);
+            }
+        });
+    }
+
+    static LocalInterpreter create() {
+        return new LocalInterpreter(randomId());
+    }
+
+    /** Reopens a conversation from this browser's history; null if the id is not one of ours. */
+    static LocalInterpreter reopen(String conversationId) {
+        return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId) : null;
+    }
+
+    @Override
+    public void connect(Listener listener) {
+        this.listener = listener;
+        listener.onDescription("Local · in this browser");
+        listener.onState("loading Python");
+        history.load(this::replay);
+    }
+
+    /** Shows the stored conversation; a run the reload cut off is closed as interrupted. */
+    private void replay(List<SessionEvent> events, String error) {
+        if (closed) {
+            return;
+        }
+        if (error != null) {
+            listener.onProblem("Could not read this conversation from the browser's storage: " + error);
+        }
+        Set<String> open = new LinkedHashSet<>();
+        for (SessionEvent e : events) {
+            seq = Math.max(seq, e.seq());
+            if (e.event() instanceof Event.Queued) {
+                open.add(e.executionId());
+            } else if (e.event() instanceof Event.Finished) {
+                open.remove(e.executionId());
+            }
+            listener.onEvent(e);
+        }
+        for (String executionId : open) {
+            emit(executionId, new Event.Finished(Status.INTERRUPTED, null, null, null, null));
+        }
+        if (!events.isEmpty()) {
+            emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; the outputs above come from this browser's history"));
+        }
+    }
+
+    private void receive(String type, JSObject m) {
+        if (closed) {
+            return;
+        }
+        switch (type) {
+            case "loading":
+                listener.onState(LocalRuntimeFrame.string(m, "message"));
+                break;
+            case "ready":
+                listener.onDescription("Local · Pyodide " + LocalRuntimeFrame.string(m, "pyodide") + " · in this browser");
+                listener.onState(LocalRuntimeFrame.flag(m, "isolated") ? "ready" : "ready (interrupt restarts Python)");
+                listener.onProblem(null);
+                break;
+            case "runner":
+                runnerLine(LocalRuntimeFrame.string(m, "line"));
+                break;
+            case "reset":
+                // A reset during a cell is reported by that cell's own `restarted` line.
+                if (unfinished.isEmpty()) {
+                    emit(NO_EXECUTION, new Event.Restarted(LocalRuntimeFrame.string(m, "reason")));
+                }
+                break;
+            case "fatal":
+                listener.onState("failed");
+                listener.onProblem("Local Python could not start: " + LocalRuntimeFrame.string(m, "message"));
+                break;
+            default:
+                files.receive(type, m);
+        }
+    }
+
+    private void runnerLine(String line) {
+        RunnerMessage message;
+        try {
+            message = line == null ? null : WireCodec.decodeRunnerLine(line);
+        } catch (RuntimeException e) {
+            return;
+        }
+        if (message instanceof RunnerMessage.CellEvent c && unfinished.contains(c.executionId())) {
+            if (c.event() instanceof Event.Finished) {
+                unfinished.remove(c.executionId());
+            }
+            emit(c.executionId(), c.event());
+        }
+    }
+
+    private void emit(String executionId, Event event) {
+        SessionEvent e = new SessionEvent(++seq, executionId, (long) Browser.now(), event);
+        history.append(e);
+        if (event instanceof Event.Finished) {
+            history.flush();
+        }
+        listener.onEvent(e);
+    }
+
+    @Override
+    public boolean execute(String code) {
+        String executionId = "l" + (seq + 1) + "-" + randomId().substring(0, 8);
+        unfinished.add(executionId);
+        emit(executionId, new Event.Queued(code));
+        JSObject message = LocalRuntimeFrame.message("execute");
+        LocalRuntimeFrame.put(message, "id", executionId);
+        LocalRuntimeFrame.put(message, "code", code);
+        frame.post(message);
+        return true;
+    }
+
+    @Override
+    public void interrupt() {
+        frame.post(LocalRuntimeFrame.message("interrupt"));
+    }
+
+    @Override
+    public void restart() {
+        frame.post(LocalRuntimeFrame.message("restart"));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        history.flush();
+        frame.remove();
+    }
+
+    @Override
+    public WorkspaceFiles files() {
+        return files;
+    }
+
+    @Override
+    public String route() {
+        return ROUTE_PREFIX + conversationId;
+    }
+
+    @JSBody(script = "var bytes = new Uint8Array(16); crypto.getRandomValues(bytes);"
+            + "return Array.prototype.map.call(bytes, function(byte) { return (byte + 256).toString(16).slice(1); }).join('');")
+    private static native String randomId();
+}

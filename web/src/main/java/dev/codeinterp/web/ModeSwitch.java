@@ -1,0 +1,39 @@
+package dev.codeinterp.web;
+
+import org.teavm.jso.dom.html.HTMLElement;
+
+/**
+ * "Server" or "Local (in this browser)": always visible, the active one pressed. Choosing one starts
+ * a new conversation in that mode; the other conversation stays where it is (server or IndexedDB).
+ */
+final class ModeSwitch {
+    enum Mode { SERVER, LOCAL }
+
+    interface Choice {
+        void chosen(Mode mode);
+    }
+
+    private final HTMLElement root = Dom.el("div", "mode-switch");
+    private final HTMLElement server = Dom.button("Server", "mode-server",
+            "Run code on the server, in a sandbox; the conversation is kept on the server");
+    private final HTMLElement local = Dom.button("Local (in this browser)", "mode-local",
+            "Run code in this browser with Pyodide; nothing you run or upload leaves this browser");
+
+    ModeSwitch(Choice choice) {
+        root.setAttribute("role", "group");
+        root.setAttribute("aria-label", "Where code runs");
+        server.addEventListener("click", e -> choice.chosen(Mode.SERVER));
+        local.addEventListener("click", e -> choice.chosen(Mode.LOCAL));
+        root.appendChild(server);
+        root.appendChild(local);
+    }
+
+    HTMLElement root() {
+        return root;
+    }
+
+    void show(Mode mode) {
+        server.setAttribute("aria-pressed", String.valueOf(mode == Mode.SERVER));
+        local.setAttribute("aria-pressed", String.valueOf(mode == Mode.LOCAL));
+    }
+}
