@@ -82,7 +82,8 @@ final class LocalInterpreter implements Interpreter {
             emit(executionId, new Event.Finished(Status.INTERRUPTED, null, null, null, null));
         }
         if (!events.isEmpty()) {
-            emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; the outputs above come from this browser's history"));
+            emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; the outputs above come from this browser's history, "
+                    + "and the workspace starts empty"));
         }
     }
 
