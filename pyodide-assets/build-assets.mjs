@@ -1,0 +1,84 @@
+// Places local mode's static files in the jar's classpath (run by Maven after `npm ci`):
+//
+//   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
+//   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
+//   <out>/runtime/<file>[.gz]      our frame script, worker, host module and the runner
+//
+// Compressible files are stored gzipped only (level 9, done once here instead of per request);
+// the server sends them as they are to clients that accept gzip and inflates them for the rest.
+// The runner is copied from sandbox-images/runner/runner.py: one source file, two homes.
+//
+// Usage: node build-assets.mjs <out dir> <runner.py>
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const [out, runnerPath] = process.argv.slice(2);
+if (!out || !runnerPath) {
+  console.error('usage: node build-assets.mjs <out dir> <runner.py>');
+  process.exit(2);
+}
+const here = new URL('.', import.meta.url).pathname;
+const pyodideDir = join(here, 'node_modules', 'pyodide');
+const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'), 'utf8')).version;
+
+// What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
+// the WebAssembly binary, the standard library and the package lock file.
+const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+const RUNTIME_FILES = ['runtime.html', 'runtime.js', 'worker.mjs', 'pyodide_host.py'];
+
+rmSync(out, { recursive: true, force: true });
+const manifest = { pyodide: pyodideVersion, runtime: '', files: {} };
+
+/** Stores one file (gzipped if that saves at least a tenth) and lists it in the manifest. */
+function place(group, name, bytes) {
+  mkdirSync(join(out, group), { recursive: true });
+  const gz = gzipSync(bytes, { level: 9 });
+  const compress = gz.length < bytes.length * 0.9;
+  writeFileSync(join(out, group, compress ? name + '.gz' : name), compress ? gz : bytes);
+  manifest.files[`${group}/${name}`] = { size: bytes.length, gzip: compress ? gz.length : null };
+}
+
+for (const name of PYODIDE_FILES) {
+  let bytes = readFileSync(join(pyodideDir, name));
+  if (name === 'pyodide-lock.json') {
+    bytes = Buffer.from(JSON.stringify(servableLock(JSON.parse(bytes))));
+  }
+  place('pyodide', name, bytes);
+}
+
+// The runtime is served under a hash of its contents, so its URLs can be cached forever.
+const hash = createHash('sha256');
+const runtime = RUNTIME_FILES.map(name => [name, readFileSync(join(here, 'src', 'runtime', name))]);
+runtime.push(['runner.py', readFileSync(runnerPath)]);
+for (const [name, bytes] of runtime) {
+  hash.update(name).update('\0').update(bytes).update('\0');
+}
+hash.update(pyodideVersion);
+manifest.runtime = hash.digest('hex').slice(0, 16);
+for (const [name, bytes] of runtime) {
+  place('runtime', name, bytes);
+}
+
+writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\n');
+const total = Object.values(manifest.files).reduce((sum, f) => sum + (f.gzip ?? f.size), 0);
+console.log(`[pyodide-assets] pyodide ${pyodideVersion}, runtime ${manifest.runtime}: `
+  + `${Object.keys(manifest.files).length} files, ${(total / 1048576).toFixed(1)} MiB stored in ${basename(out)}/`);
+
+/**
+ * The npm package holds the core only, but its lock file lists every package of the full
+ * distribution. Served as it is, `import numpy` would make Pyodide fetch numpy and its
+ * dependencies from us and fail on each 404. The lock we serve lists only the packages whose
+ * files we actually ship (none today), so a missing package is known at once, without requests.
+ * A deployer who points the package source at a full distribution gets that distribution's lock.
+ */
+function servableLock(lock) {
+  const packages = {};
+  for (const [name, info] of Object.entries(lock.packages)) {
+    if (PYODIDE_FILES.includes(info.file_name)) {
+      packages[name] = info;
+    }
+  }
+  return { ...lock, packages };
+}

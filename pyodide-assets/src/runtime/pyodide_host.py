@@ -1,0 +1,185 @@
+"""Local mode's Python side: drives the runner inside Pyodide and watches the workspace.
+
+The worker (worker.mjs) imports this module and calls ``Host.execute`` for each cell. Events
+go out as runner-protocol JSON lines (``runner.encode_line``, the encoder the sandbox uses), so
+the app decodes both modes with one codec. Before a cell's ``finished`` line, one ``artifact``
+line is sent per file the cell created or changed in the workspace, as the server does.
+"""
+
+import importlib.util
+import mimetypes
+import os
+import signal
+import time
+
+import runner
+
+WORKSPACE = '/workspace'
+BURST_EVENTS = 200  # stream events sent at once before pacing starts...
+EVENTS_PER_SECOND = 100  # ...and the rate at which that allowance refills
+PACED_FLUSH = 0.05  # seconds: while paced, buffered output is sent at least this often
+
+
+def snapshot():
+    """{name: (size, mtime_ns)} of the regular files directly in the workspace."""
+    files = {}
+    if not os.path.isdir(WORKSPACE):  # a cell removed it; the worker makes it again
+        return files
+    with os.scandir(WORKSPACE) as entries:
+        for entry in entries:
+            if entry.is_file(follow_symlinks=False):
+                stat = entry.stat(follow_symlinks=False)
+                files[entry.name] = (stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+def mime_of(name):
+    return mimetypes.guess_type(name, strict=False)[0] or 'application/octet-stream'
+
+
+def missing_modules(names):
+    """The top-level module names of ``names`` that cannot be imported here."""
+    importlib.invalidate_caches()  # packages loaded since the last look, files written by cells
+    missing = []
+    for name in names:
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    return missing
+
+
+class StreamPacer:
+    """Bounds how many stream events a chatty cell sends to the page.
+
+    Without threads the runner sends every line as it is printed: a loop printing a million
+    short lines would post a million messages through the frame to the app. Normal output goes
+    out at once; past a burst allowance, lines are merged (consecutive text of one stream, at
+    most 64 KiB an event) and sent every PACED_FLUSH while output continues, before any other
+    event, before time.sleep() and at the end of the cell.
+    """
+
+    def __init__(self, send):
+        self._send = send
+        self._tokens = float(BURST_EVENTS)
+        self._refilled = time.monotonic()
+        self._pending = []  # [[cell id, name, [text, ...]], ...]
+        self._pending_since = 0.0
+
+    def stream(self, event):
+        now = time.monotonic()
+        self._tokens = min(BURST_EVENTS, self._tokens + (now - self._refilled) * EVENTS_PER_SECOND)
+        self._refilled = now
+        if not self._pending and self._tokens >= 1:
+            self._tokens -= 1
+            self._send(event)
+            return
+        if not self._pending:
+            self._pending_since = now
+        last = self._pending[-1] if self._pending else None
+        if last is not None and last[0] == event['id'] and last[1] == event['name']:
+            last[2].append(event['text'])
+        else:
+            self._pending.append([event['id'], event['name'], [event['text']]])
+        if now - self._pending_since >= PACED_FLUSH:
+            self.flush()
+
+    def flush(self):
+        pending, self._pending = self._pending, []
+        for cell_id, name, parts in pending:
+            data = ''.join(parts).encode('utf-8', 'surrogatepass')
+            start = 0
+            while start < len(data):
+                end = runner._utf8_boundary(data, start + runner.STREAM_CHUNK_BYTES)
+                self._send({'type': 'stream', 'id': cell_id, 'name': name,
+                            'text': data[start:end].decode('utf-8', 'surrogatepass')})
+                start = end
+
+
+class Host:
+    """One interpreter's runner plus the bookkeeping the browser needs around each cell.
+
+    ``post_line(type, line)`` sends one protocol line; ``files_changed(changed, deleted)`` tells
+    the worker which workspace files to mirror into the frame (so they survive a reset);
+    ``heap_kb()`` is the size of WebAssembly memory, the browser's analogue of peak RSS;
+    ``take_fd_output()`` returns the text written to fds 1 and 2 since it was last called.
+    """
+
+    def __init__(self, post_line, files_changed, heap_kb, take_fd_output):
+        self._post_line = post_line
+        self._files_changed = files_changed
+        self._heap_kb = heap_kb
+        self._take_fd_output = take_fd_output
+        self._cell = None
+        self._before = {}
+        self._notes = []
+        self._pacer = StreamPacer(self._send)
+        self.runner = runner.Runner(self._emit)
+        # As the sandbox's main() does: an interrupt between cells is ignored, not raised.
+        signal.signal(signal.SIGINT, self.runner.on_sigint)
+        sleep = time.sleep
+
+        def paced_sleep(seconds):
+            self._take_fd_text()
+            self._pacer.flush()  # what a cell printed before sleeping shows while it sleeps
+            sleep(seconds)
+
+        paced_sleep.__doc__ = sleep.__doc__
+        time.sleep = paced_sleep
+
+    def execute(self, cell_id, code, max_output_bytes, notes=()):
+        """Runs one cell; ``notes`` are stderr lines to show right after ``started``."""
+        self._fd_text()  # written between cells: nobody's output
+        self._cell = cell_id
+        self._notes = list(notes)
+        self._before = snapshot()
+        try:
+            self.runner.execute(cell_id, code, max_output_bytes)
+        finally:
+            self._cell = None
+
+    def _fd_text(self):
+        return self._take_fd_output().to_py()
+
+    def _take_fd_text(self):
+        """Sends what the cell wrote to fds 1 and 2 so far, in order before the next event."""
+        if self._cell is None:
+            return
+        for name, text in self._fd_text():
+            self._pacer.stream({'type': 'stream', 'id': self._cell, 'name': name, 'text': text})
+
+    def _emit(self, event):
+        kind = event['type']
+        if kind != 'started':
+            self._take_fd_text()
+        if kind == 'stream':
+            self._pacer.stream(event)
+            return
+        self._pacer.flush()
+        if kind == 'finished' and event.get('id') == self._cell:
+            self._report_files()
+            if event.get('peak_memory_kb') is None:
+                event['peak_memory_kb'] = self._heap_kb()
+        self._send(event)
+        if kind == 'started' and event.get('id') == self._cell:
+            notes, self._notes = self._notes, []
+            for text in notes:
+                self._send({'type': 'stream', 'id': self._cell, 'name': 'stderr', 'text': text})
+
+    def _send(self, event):
+        self._post_line(event['type'], runner.encode_line(event).decode('utf-8').rstrip('\n'))
+
+    def _report_files(self):
+        try:
+            after = snapshot()
+        except OSError:  # the cell removed or replaced the workspace itself
+            after = {}
+        changed = [name for name, state in after.items() if self._before.get(name) != state]
+        deleted = [name for name in self._before if name not in after]
+        for name in sorted(changed):
+            self._send({'type': 'artifact', 'id': self._cell, 'name': name, 'size': after[name][0],
+                        'mime': mime_of(name), 'url': ''})
+        if changed or deleted:
+            self._files_changed(changed, deleted)
