@@ -2,7 +2,13 @@ package dev.codeinterp.server.api;
 
 import io.javalin.http.Context;
 
-/** Headers every answer carries: a strict CSP, no sniffing, no referrer leaks, no framing of the app. */
+import java.util.List;
+
+/**
+ * Headers every answer carries: a strict CSP, no sniffing, no referrer leaks, no framing of the app,
+ * and cross-origin isolation (COOP + COEP), which lets local mode interrupt Python through a
+ * SharedArrayBuffer instead of discarding the interpreter.
+ */
 final class SecurityHeaders {
     private SecurityHeaders() {
     }
@@ -14,15 +20,44 @@ final class SecurityHeaders {
     static final String OUTPUT_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
             + "img-src data: blob:; font-src data:; frame-ancestors 'self'";
 
+    static final String RUNTIME_PAGE = "/local/runtime.html";
+
     static void apply(Context ctx) {
-        boolean outputFrame = ctx.path().equals("/frame.html");
+        String path = ctx.path();
+        boolean outputFrame = path.equals("/frame.html");
+        boolean runtimePage = path.equals(RUNTIME_PAGE);
         ctx.header("Content-Security-Policy", outputFrame ? OUTPUT_FRAME_CSP : WebServer.CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("Referrer-Policy", "no-referrer");
-        ctx.header("X-Frame-Options", outputFrame ? "SAMEORIGIN" : "DENY");
+        ctx.header("X-Frame-Options", outputFrame || runtimePage ? "SAMEORIGIN" : "DENY");
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
-        if (ctx.path().startsWith("/api/")) {
+        ctx.header("Cross-Origin-Embedder-Policy", "require-corp");
+        if (!runtimePage && (path.startsWith("/pyodide/") || path.startsWith("/local/"))) {
+            // Fetched by the runtime frame and its worker, whose origin is opaque ("null"): to them
+            // our own origin is another one. Public, credential-free static files.
+            ctx.header("Access-Control-Allow-Origin", "*");
+            ctx.header("Cross-Origin-Resource-Policy", "cross-origin");
+        } else {
+            ctx.header("Cross-Origin-Resource-Policy", "same-origin");
+        }
+        if (path.startsWith("/api/")) {
             ctx.header("Cache-Control", "no-store");
         }
+    }
+
+    /**
+     * The local runtime page's CSP (set by its handler, per request: path-limited sources need the
+     * origin). Scripts come only from our runtime and Pyodide paths, the worker only from a blob:
+     * of the page itself, and connections go only to the listed asset paths: the code Python runs
+     * can fetch static files there and nothing else, so whatever it computes stays in the browser.
+     * A blob: worker inherits this policy.
+     */
+    static String runtimeCsp(String origin, List<String> scriptSources, List<String> connectSources) {
+        return "default-src 'none'; "
+                + "script-src " + String.join(" ", scriptSources) + " 'wasm-unsafe-eval'; "
+                + "worker-src blob:; "
+                + "connect-src " + String.join(" ", connectSources.stream().distinct().toList()) + "; "
+                + "base-uri 'none'; form-action 'none'; "
+                + "frame-ancestors " + origin;
     }
 }
