@@ -87,9 +87,15 @@ try {
 
   // ---- through the app ----
   context = await browser.newContext();
+  const appWire = meter(context);
   const appCold = await appFirstResult(context);
   await appCold.page.close();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const appColdBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
+  appWire.clear();
   const appWarm = await appFirstResult(context);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const appWarmBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
   const uiTrips = [];
   for (let i = 0; i < 22; i++) {
     const begun = Date.now();
@@ -100,6 +106,7 @@ try {
   }
   await context.close();
   console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms, warm cache ${appWarm.ms} ms`);
+  console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)}`);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
 } finally {
   await browser.close();
