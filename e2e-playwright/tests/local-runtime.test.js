@@ -318,15 +318,29 @@ describe('interrupts, timeouts and runaway code', () => {
     }
   });
 
-  test('restart gives a fresh interpreter: reset, then ready', async () => {
+  test('restart gives a fresh interpreter: a running cell ends interrupted; what was sent meanwhile runs after ready', async () => {
     const { context, page } = await openRuntime(browser, { isolated: true });
     try {
       await run(page, 'gone = 1');
-      const from = await page.evaluate(() => rt.messages.length);
-      await page.evaluate(() => rt.send({ type: 'restart' }));
-      await page.evaluate((i) => rt.wait((m) => m.type === 'ready', 60000, i), from);
-      const kinds = await page.evaluate((i) => rt.messages.slice(i).map((m) => m.type), from);
-      assert.equal(kinds[0], 'reset');
+      const [id, from] = await page.evaluate(async () => {
+        const cellId = rt.start('while True: pass');
+        await rt.wait((m) => m.type === 'runner' && m.event.id === cellId && m.event.type === 'started');
+        return [cellId, rt.messages.length];
+      });
+      const after = await page.evaluate(async ([cellId, i]) => {
+        rt.send({ type: 'restart' });
+        const next = rt.start('1+1'); // sent before the new interpreter is ready: queued
+        const stopped = await rt.collect(cellId, 10000);
+        const nextEvents = await rt.collect(next, 60000);
+        return { stopped, nextEvents, kinds: rt.messages.slice(i).map((m) => m.type) };
+      }, [id, from]);
+      assertFramed(after.stopped);
+      assert.equal(finishedOf(after.stopped).status, 'interrupted');
+      assert.ok(after.stopped.some((e) => e.type === 'restarted'));
+      assert.equal(resultOf(after.nextEvents).data['text/plain'], '2');
+      assert.equal(finishedOf(after.nextEvents).execution_count, 1, 'the fresh interpreter counts from 1');
+      const { kinds } = after;
+      assert.ok(kinds.indexOf('reset') >= 0 && kinds.indexOf('reset') < kinds.indexOf('ready'), kinds.join(' '));
       assert.ok(!kinds.includes('fetchAssets'), 'the frame keeps the big files for the next worker');
       assert.equal(errorOf(await run(page, 'gone')).ename, 'NameError');
     } finally {
