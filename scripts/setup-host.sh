@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Brings this host to the state the app and its tests need: a running Docker engine with the
-# gVisor runtime registered as "runsc", and the tools that build the sandbox image offline.
+# gVisor runtime registered as "runsc", the tools that build the sandbox image offline, and
+# Node.js/npm for the build's Pyodide assets.
 # Idempotent: installs only what is missing and starts dockerd only when it is not answering.
 set -euo pipefail
 
@@ -15,6 +16,8 @@ missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v runsc >/dev/null 2>&1 || missing+=(runsc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
+# the build places Pyodide from npm (pyodide-assets runs npm ci)
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

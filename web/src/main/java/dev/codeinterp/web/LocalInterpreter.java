@@ -29,6 +29,8 @@ final class LocalInterpreter implements Interpreter {
     /** Executions sent to the frame whose {@code finished} has not arrived yet, in order. */
     private final Set<String> unfinished = new LinkedHashSet<>();
     private Listener listener;
+    /** The last runner line was a cell's {@code restarted}: the {@code reset} that follows is that cell's. */
+    private boolean restartedLine;
     private long seq;
     private boolean closed;
 
@@ -91,6 +93,8 @@ final class LocalInterpreter implements Interpreter {
         if (closed) {
             return;
         }
+        boolean afterRestartedLine = restartedLine;
+        restartedLine = false;
         switch (type) {
             case "loading":
                 listener.onState(LocalRuntimeFrame.string(m, "message"));
@@ -105,7 +109,7 @@ final class LocalInterpreter implements Interpreter {
                 break;
             case "reset":
                 // A reset during a cell is reported by that cell's own `restarted` line.
-                if (unfinished.isEmpty()) {
+                if (!afterRestartedLine) {
                     emit(NO_EXECUTION, new Event.Restarted(LocalRuntimeFrame.string(m, "reason")));
                 }
                 break;
@@ -129,6 +133,7 @@ final class LocalInterpreter implements Interpreter {
             if (c.event() instanceof Event.Finished) {
                 unfinished.remove(c.executionId());
             }
+            restartedLine = c.event() instanceof Event.Restarted;
             emit(c.executionId(), c.event());
         }
     }

@@ -5,6 +5,9 @@ import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The local runtime's frame: {@code /local/runtime.html} in an {@code <iframe sandbox="allow-scripts">}.
  * Without {@code allow-same-origin} its origin is opaque, so the Python it runs can reach neither
@@ -21,6 +24,9 @@ final class LocalRuntimeFrame {
 
     private final HTMLElement frame;
     private final JSObject listener;
+    /** Messages for the frame until it first speaks: before that they would reach its about:blank. */
+    private final List<JSObject[]> early = new ArrayList<>();
+    private boolean heard;
 
     LocalRuntimeFrame(Receiver receiver) {
         frame = Dom.el("iframe", "local-runtime");
@@ -30,18 +36,37 @@ final class LocalRuntimeFrame {
         frame.setAttribute("title", "Local Python runtime (runs in this browser)");
         frame.setAttribute("aria-hidden", "true");
         frame.setAttribute("tabindex", "-1");
-        frame.setAttribute("src", PAGE);
-        listener = listen(frame, receiver);
+        // #assets=parent: the frame asks us for Pyodide's big files, which we fetch from our own HTTP
+        // cache; an opaque-origin frame's own fetches are never cached, so every visit would cost 6 MiB
+        frame.setAttribute("src", PAGE + "#assets=parent");
+        listener = listen(frame, (type, message) -> {
+            if (!heard) {
+                heard = true;
+                for (JSObject[] m : early) {
+                    post(frame, m[0], m[1]);
+                }
+                early.clear();
+            }
+            if ("fetchAssets".equals(type)) {
+                answerAssets(frame, member(message, "urls"));
+                return;
+            }
+            receiver.call(type, message);
+        });
         Dom.document().getBody().appendChild(frame);
     }
 
     void post(JSObject message) {
-        post(frame, message, null);
+        postTransferring(message, null);
     }
 
     /** Hands the buffer over (no copy); it is unusable here afterwards. */
     void postTransferring(JSObject message, JSObject buffer) {
-        post(frame, message, buffer);
+        if (heard) {
+            post(frame, message, buffer);
+        } else {
+            early.add(new JSObject[] {message, buffer});
+        }
     }
 
     void remove() {
@@ -58,6 +83,27 @@ final class LocalRuntimeFrame {
             + "};"
             + "window.addEventListener('message', onMessage); return onMessage;")
     private static native JSObject listen(HTMLElement frame, Receiver receiver);
+
+    /**
+     * Fetches what the frame asked for, only GETs of our own origin under /pyodide/ and without
+     * credentials, and answers with one {@code assets} message; failed files are left out (the
+     * frame then fetches them itself).
+     */
+    @JSBody(params = {"frame", "urls"}, script =
+            "var wanted = (Array.isArray(urls) ? urls : []).filter(function(url) {"
+            + "  try { var u = new URL(url); return u.origin === location.origin && u.pathname.indexOf('/pyodide/') === 0"
+            + "    && u.search === '' && u.username === '' && u.password === ''; } catch (err) { return false; }"
+            + "});"
+            + "Promise.all(wanted.map(function(url) {"
+            + "  return fetch(url, {credentials: 'omit', redirect: 'error'})"
+            + "    .then(function(resp) { return resp.ok ? resp.arrayBuffer() : null; })"
+            + "    .then(function(buf) { return buf ? {url: url, bytes: buf} : null; }, function() { return null; });"
+            + "})).then(function(got) {"
+            + "  var files = got.filter(function(entry) { return entry; });"
+            + "  if (frame.contentWindow) frame.contentWindow.postMessage({type: 'assets', files: files}, '*',"
+            + "    files.map(function(entry) { return entry.bytes; }));"
+            + "});")
+    private static native void answerAssets(HTMLElement frame, JSObject urls);
 
     @JSBody(params = "f", script = "window.removeEventListener('message', f);")
     private static native void unlisten(JSObject f);
