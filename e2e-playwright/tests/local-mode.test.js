@@ -119,10 +119,15 @@ test('zero egress: code, outputs and an uploaded CSV never leave the browser; on
   }
 });
 
-test('a reload restores a local conversation from IndexedDB and says the interpreter is fresh', async () => {
+test('a reload restores a local conversation and its files from IndexedDB, and says the interpreter is fresh', async () => {
   const { context, page } = await openLocal();
   try {
-    await finished(await runCell(page, "x = 6 * 7\nprint('answer', x)"));
+    const dir = mkdtempSync(join(tmpdir(), 'local-'));
+    writeFileSync(join(dir, 'input.csv'), 'a,b\n1,2\n');
+    await page.getByTestId('upload').setInputFiles(join(dir, 'input.csv'));
+    await page.getByTestId('file').filter({ hasText: 'input.csv' }).waitFor();
+    await finished(await runCell(page, "x = 6 * 7\nprint('answer', x)\nopen('made.txt', 'w').write('made by code')\nopen('doomed.txt', 'w').write('x')"));
+    await finished(await runCell(page, "import os\nos.remove('doomed.txt')"));
     const html = await runCell(page, "class B:\n    def _repr_html_(self): return '<b>bold</b>'\nB()");
     await finished(html);
     const url = page.url();
@@ -132,9 +137,13 @@ test('a reload restores a local conversation from IndexedDB and says the interpr
     await page.getByTestId('turn').filter({ hasText: 'answer 42' }).waitFor();
     await page.getByTestId('notice-turn').filter({ hasText: /reloaded/ }).waitFor();
     assert.equal(await page.locator('iframe.html-output').count(), 1, 'the HTML output is replayed in its sandboxed frame');
-    const turn = await runCell(page, 'x');
+    let turn = await runCell(page, 'x');
     await finished(turn);
     assert.match(await outputs(turn, 'error').innerText(), /NameError/);
+    turn = await runCell(page, "import os\nprint(sorted(os.listdir('.')), open('made.txt').read(), open('input.csv').read().split())");
+    await finished(turn);
+    assert.equal((await outputs(turn, 'stream').innerText()).trim(), "['input.csv', 'made.txt'] made by code ['a,b', '1,2']");
+    await page.getByTestId('file').filter({ hasText: 'made.txt' }).waitFor();
     const stored = await page.evaluate(() => new Promise((resolve) => {
       const r = indexedDB.open('codeinterp-local');
       r.onsuccess = () => {

@@ -27,11 +27,46 @@ final class LocalFiles implements WorkspaceFiles {
     }
 
     private final LocalRuntimeFrame frame;
+    private final LocalHistory kept;
     private final Map<String, Reply> waiting = new HashMap<>();
     private int nextRequest;
 
-    LocalFiles(LocalRuntimeFrame frame) {
+    /** {@code kept}: where copies of the workspace's files wait for the next reload (IndexedDB). */
+    LocalFiles(LocalRuntimeFrame frame, LocalHistory kept) {
         this.frame = frame;
+        this.kept = kept;
+    }
+
+    /** After a reload: the kept files go back into the fresh interpreter's workspace. */
+    void restore(JSObject records) {
+        int n = LocalRuntimeFrame.length(records);
+        for (int i = 0; i < n; i++) {
+            JSObject record = LocalRuntimeFrame.at(records, i);
+            JSObject message = LocalRuntimeFrame.message("writeFile");
+            LocalRuntimeFrame.put(message, "name", LocalRuntimeFrame.string(record, "name"));
+            LocalRuntimeFrame.putObject(message, "bytes", LocalRuntimeFrame.member(record, "bytes"));
+            request(message, null, (type, m) -> { });
+        }
+    }
+
+    /** Keeps a copy of a file a cell wrote. */
+    void keep(String name) {
+        JSObject message = LocalRuntimeFrame.message("readFile");
+        LocalRuntimeFrame.put(message, "name", name);
+        request(message, null, (type, m) -> {
+            if ("fileContent".equals(type)) {
+                kept.keepFile(name, LocalRuntimeFrame.member(m, "bytes"));
+            }
+        });
+    }
+
+    /** Forgets the kept copies of files that are no longer in the workspace. */
+    void forgetRemoved() {
+        request(LocalRuntimeFrame.message("listFiles"), null, (type, m) -> {
+            if ("files".equals(type)) {
+                kept.retainFiles(names(LocalRuntimeFrame.member(m, "files")));
+            }
+        });
     }
 
     /** A frame message of the file protocol (fileWritten, files, fileContent, fileDeleted, fileError). */
@@ -79,10 +114,18 @@ final class LocalFiles implements WorkspaceFiles {
                 return;
             }
             progress.progress(size, size);
+            JSObject copy = copyOf(buffer);
             JSObject message = LocalRuntimeFrame.message("writeFile");
             LocalRuntimeFrame.put(message, "name", name);
             LocalRuntimeFrame.putObject(message, "bytes", buffer);
-            request(message, buffer, (type, m) -> done.done("fileWritten".equals(type) ? null : problem(m, "Could not store " + name + ".")));
+            request(message, buffer, (type, m) -> {
+                if ("fileWritten".equals(type)) {
+                    kept.keepFile(name, copy);
+                    done.done(null);
+                } else {
+                    done.done(problem(m, "Could not store " + name + "."));
+                }
+            });
         });
     }
 
@@ -113,7 +156,14 @@ final class LocalFiles implements WorkspaceFiles {
     public void delete(String name, Done done) {
         JSObject message = LocalRuntimeFrame.message("deleteFile");
         LocalRuntimeFrame.put(message, "name", name);
-        request(message, null, (type, m) -> done.done("fileDeleted".equals(type) ? null : problem(m, "Could not delete " + name + ".")));
+        request(message, null, (type, m) -> {
+            if ("fileDeleted".equals(type)) {
+                kept.dropFile(name);
+                done.done(null);
+            } else {
+                done.done(problem(m, "Could not delete " + name + "."));
+            }
+        });
     }
 
     @Override
@@ -125,6 +175,12 @@ final class LocalFiles implements WorkspaceFiles {
         String message = LocalRuntimeFrame.string(m, "message");
         return message == null || message.isEmpty() ? fallback : message;
     }
+
+    @JSBody(params = "buffer", script = "return buffer.slice(0);")
+    private static native JSObject copyOf(JSObject buffer);
+
+    @JSBody(params = "files", script = "return (Array.isArray(files) ? files : []).map(function(entry) { return String(entry.name); });")
+    private static native JSObject names(JSObject files);
 
     @JSBody(params = {"file", "callback"}, script =
             "file.arrayBuffer().then(function(buf) { callback(buf, null); }, function(err) { callback(null, String(err && err.message || err)); });")

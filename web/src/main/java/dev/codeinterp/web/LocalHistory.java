@@ -99,17 +99,40 @@ final class LocalHistory {
         });
     }
 
-    /** Forgets a conversation: every event of it is deleted from this browser. */
-    static void forget(String conversationId) {
-        remove(conversationId);
+    /** Keeps a copy of a workspace file, so a reload can put it back. */
+    void keepFile(String name, JSObject bytes) {
+        putFile(conversationId, name, bytes);
     }
 
-    // One database, one store: keys are [conversation id, seq], values the event's JSON.
+    void dropFile(String name) {
+        deleteFile(conversationId, name);
+    }
+
+    /** Drops the kept files whose names are not in {@code names} (a JS array): the code deleted them. */
+    void retainFiles(JSObject names) {
+        retain(conversationId, names);
+    }
+
+    /** The kept files as a JS array of {name, bytes}; empty if there are none or storage fails. */
+    void loadFiles(KeptFiles callback) {
+        files(conversationId, callback);
+    }
+
+    @JSFunctor
+    interface KeptFiles extends JSObject {
+        void call(JSObject records);
+    }
+
+    // One database, two stores: "events" keyed [conversation id, seq] holding each event's JSON,
+    // "files" keyed [conversation id, name] holding {bytes, modified}. [id] .. [id, []] spans one
+    // conversation's names, since arrays sort after strings.
     private static final String OPEN = "var open = function(done) {"
             + "  if (!window.__codeinterpDb) {"
             + "    window.__codeinterpDb = new Promise(function(resolve, reject) {"
-            + "      var r; try { r = indexedDB.open('codeinterp-local', 1); } catch (e) { reject(e); return; }"
-            + "      r.onupgradeneeded = function() { r.result.createObjectStore('events'); };"
+            + "      var r; try { r = indexedDB.open('codeinterp-local', 2); } catch (e) { reject(e); return; }"
+            + "      r.onupgradeneeded = function() { var names = r.result.objectStoreNames;"
+            + "        if (!names.contains('events')) r.result.createObjectStore('events');"
+            + "        if (!names.contains('files')) r.result.createObjectStore('files'); };"
             + "      r.onsuccess = function() { resolve(r.result); };"
             + "      r.onerror = function() { reject(r.error); };"
             + "    });"
@@ -141,11 +164,44 @@ final class LocalHistory {
             + "});")
     private static native void store(String id, JSObject records, JsFailed failed);
 
-    @JSBody(params = "id", script = OPEN
+    @JSBody(params = {"id", "name", "bytes"}, script = OPEN
             + "open(function(db) {"
-            + "  if (db) db.transaction('events', 'readwrite').objectStore('events').delete(IDBKeyRange.bound([id, 0], [id, Infinity]));"
+            + "  if (db) try { db.transaction('files', 'readwrite').objectStore('files')"
+            + "    .put({bytes: bytes, modified: Date.now()}, [id, name]); } catch (err) {}"
             + "});")
-    private static native void remove(String id);
+    private static native void putFile(String id, String name, JSObject bytes);
+
+    @JSBody(params = {"id", "name"}, script = OPEN
+            + "open(function(db) {"
+            + "  if (db) try { db.transaction('files', 'readwrite').objectStore('files').delete([id, name]); } catch (err) {}"
+            + "});")
+    private static native void deleteFile(String id, String name);
+
+    @JSBody(params = {"id", "names"}, script = OPEN
+            + "open(function(db) {"
+            + "  if (!db) return;"
+            + "  try {"
+            + "    var store = db.transaction('files', 'readwrite').objectStore('files');"
+            + "    var keys = store.getAllKeys(IDBKeyRange.bound([id], [id, []]));"
+            + "    keys.onsuccess = function() { keys.result.forEach(function(key) {"
+            + "      if (names.indexOf(key[1]) < 0) store.delete(key); }); };"
+            + "  } catch (err) {}"
+            + "});")
+    private static native void retain(String id, JSObject names);
+
+    @JSBody(params = {"id", "callback"}, script = OPEN
+            + "open(function(db) {"
+            + "  if (!db) { callback([]); return; }"
+            + "  try {"
+            + "    var store = db.transaction('files', 'readonly').objectStore('files');"
+            + "    var range = IDBKeyRange.bound([id], [id, []]);"
+            + "    var keys = store.getAllKeys(range); var values = store.getAll(range);"
+            + "    values.onsuccess = function() { callback(values.result.map(function(v, i) {"
+            + "      return {name: keys.result[i][1], bytes: v.bytes}; })); };"
+            + "    values.onerror = function() { callback([]); };"
+            + "  } catch (err) { callback([]); }"
+            + "});")
+    private static native void files(String id, KeptFiles callback);
 
     @JSBody(script = "return [];")
     private static native JSObject newArray();

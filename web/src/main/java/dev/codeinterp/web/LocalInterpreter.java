@@ -37,12 +37,12 @@ final class LocalInterpreter implements Interpreter {
     private LocalInterpreter(String conversationId) {
         this.conversationId = conversationId;
         this.frame = new LocalRuntimeFrame(this::receive);
-        this.files = new LocalFiles(frame);
         this.history = new LocalHistory(conversationId, message -> {
             if (listener != null) {
                 listener.onProblem(message);
             }
         });
+        this.files = new LocalFiles(frame, history);
     }
 
     static LocalInterpreter create() {
@@ -60,6 +60,7 @@ final class LocalInterpreter implements Interpreter {
         listener.onDescription("Local · in this browser");
         listener.onState("loading Python");
         history.load(this::replay);
+        history.loadFiles(files::restore);
     }
 
     /** Shows the stored conversation; a run the reload cut off is closed as interrupted. */
@@ -84,8 +85,8 @@ final class LocalInterpreter implements Interpreter {
             emit(executionId, new Event.Finished(Status.INTERRUPTED, null, null, null, null));
         }
         if (!events.isEmpty()) {
-            emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; the outputs above come from this browser's history, "
-                    + "and the workspace starts empty"));
+            emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; outputs and workspace files come back from this "
+                    + "browser's storage"));
         }
     }
 
@@ -130,8 +131,11 @@ final class LocalInterpreter implements Interpreter {
             return;
         }
         if (message instanceof RunnerMessage.CellEvent c && unfinished.contains(c.executionId())) {
-            if (c.event() instanceof Event.Finished) {
+            if (c.event() instanceof Event.Artifact a) {
+                files.keep(a.name());
+            } else if (c.event() instanceof Event.Finished) {
                 unfinished.remove(c.executionId());
+                files.forgetRemoved();
             }
             restartedLine = c.event() instanceof Event.Restarted;
             emit(c.executionId(), c.event());
