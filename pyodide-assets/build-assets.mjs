@@ -2,7 +2,7 @@
 //
 //   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
-//   <out>/runtime/<file>[.gz]      our frame script, worker, host module and the runner
+//   <out>/runtime/<file>[.gz]      our frame's page and scripts, worker, host module and the runner
 //
 // Compressible files are stored gzipped only (level 9, done once here instead of per request);
 // the server sends them as they are to clients that accept gzip and inflates them for the rest.
@@ -26,7 +26,7 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
-const RUNTIME_FILES = ['runtime.html', 'runtime.js', 'worker.mjs', 'pyodide_host.py'];
+const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js', 'worker.mjs', 'pyodide_host.py'];
 
 rmSync(out, { recursive: true, force: true });
 const manifest = { pyodide: pyodideVersion, runtime: '', files: {} };

@@ -7,15 +7,16 @@
 // to itself while Python holds its thread: the timeout, interrupts (SharedArrayBuffer when the
 // page is cross-origin isolated, otherwise replacing the worker), crash recovery, the output
 // cap, and exactly one `started` and one `finished` per execute.
-(function () {
+//
+// Three classic scripts, loaded in this order by runtime.html, share one global,
+// `codeinterpRuntime`: cells.js (the queue and the running cell: timeout, interrupt, output cap,
+// how a cell ends), workspace.js (file requests and the mirror that survives a reset) and this
+// one, part 3 of 3: the app's messages, the worker (start, crash, fatal, replacement) and the
+// big core files it is handed.
+(function (ns) {
   'use strict';
 
-  const GRACE_MS = 700; // an interrupted cell that has not stopped by then loses its worker
   const LOAD_TIMEOUT_MS = 180000; // Pyodide that has not started by then is reported fatal
-  const DEFAULT_TIMEOUT_MS = 30000;
-  const DEFAULT_MAX_OUTPUT = 1 << 20;
-  const MIRROR_LIMIT = 256 << 20; // bytes of workspace files kept here to survive a reset
-  const MIRROR_FILE_LIMIT = 64 << 20;
 
   const base = location.href;
   const raw = JSON.parse(document.getElementById('config').textContent);
@@ -26,7 +27,7 @@
     runtimeURL: new URL(raw.runtimeURL, base).href,
     wheelsURL: new URL(raw.wheelsURL, base).href,
     maxUploadBytes: raw.maxUploadBytes,
-    mirrorFileLimit: MIRROR_FILE_LIMIT,
+    mirrorFileLimit: ns.workspace.MIRROR_FILE_LIMIT,
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an
   // opaque origin fetches, so they are fetched once per frame and handed to every worker; with
@@ -41,18 +42,23 @@
   let fatal = null; // why Python cannot load; cleared by `restart`
   let loadTimer = null;
   let interrupts = null; // Int32Array over a SharedArrayBuffer, when cross-origin isolated
-  let executionCount = 0; // the runner's last execution_count: a synthesized `started` follows it
-  let cell = null; // the execute being run
-  const executions = []; // executes waiting for the running one, or for the worker
-  const fileOps = []; // file requests waiting for the worker
-  const pendingFiles = new Map(); // seq -> file request the worker has not answered yet
-  let fileSeq = 0;
-  const mirror = new Map(); // name -> {bytes, modified}: workspace files to put back after a reset
-  let mirrorBytes = 0;
 
   const toApp = (message, transfer) => window.parent.postMessage(message, '*', transfer || []);
   const sendLine = (event) => toApp({ type: 'runner', line: JSON.stringify(event) });
-  const utf8 = new TextEncoder();
+
+  /** What cells.js and workspace.js see of this frame: the live worker state, read at each use. */
+  const frame = {
+    config,
+    toApp,
+    sendLine,
+    replaceWorker,
+    get worker() { return worker; },
+    get ready() { return ready; },
+    get fatal() { return fatal; },
+    get interrupts() { return interrupts; },
+  };
+  const cells = ns.cells(frame);
+  const workspace = ns.workspace(frame);
 
   // ---- the app's messages --------------------------------------------------------------------
 
@@ -62,14 +68,14 @@
       return;
     }
     switch (m.type) {
-      case 'execute': return onExecute(m);
-      case 'interrupt': return onInterrupt();
+      case 'execute': return cells.onExecute(m);
+      case 'interrupt': return cells.onInterrupt();
       case 'restart': return onRestart();
       case 'writeFile':
       case 'listFiles':
       case 'readFile':
       case 'deleteFile':
-        return onFileRequest(m);
+        return workspace.onFileRequest(m);
       case 'assets':
         return onAssets(m);
       default:
@@ -92,68 +98,13 @@
     answerAssets = null;
   }
 
-  function onExecute(m) {
-    if (typeof m.id !== 'string' || m.id === '') {
-      return; // nothing to answer to
-    }
-    executions.push({
-      id: m.id,
-      code: typeof m.code === 'string' ? m.code : '',
-      timeoutMs: positive(m.timeoutMs, DEFAULT_TIMEOUT_MS),
-      maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : DEFAULT_MAX_OUTPUT,
-    });
-    pump();
-  }
-
-  function onInterrupt() {
-    if (cell) {
-      stop(false);
-    }
-  }
-
   function onRestart() {
     if (fatal) {
       fatal = null;
       startWorker();
       return;
     }
-    replaceWorker('the interpreter was restarted on request', cell ? { status: 'interrupted' } : null);
-  }
-
-  function onFileRequest(m) {
-    const request = { kind: m.type, requestId: m.requestId, name: m.name, bytes: null };
-    if (m.type === 'writeFile') {
-      const bytes = m.bytes instanceof ArrayBuffer ? m.bytes
-        : ArrayBuffer.isView(m.bytes) ? m.bytes.buffer.slice(m.bytes.byteOffset, m.bytes.byteOffset + m.bytes.byteLength)
-          : null;
-      if (!bytes) {
-        return fileFailed(request, 'writeFile needs the bytes as an ArrayBuffer');
-      }
-      if (typeof config.maxUploadBytes === 'number' && bytes.byteLength > config.maxUploadBytes) {
-        return fileFailed(request, `${m.name}: larger than the upload limit of ${config.maxUploadBytes} bytes`);
-      }
-      request.bytes = bytes;
-    }
-    if (fatal) {
-      return fileFailed(request, fatal);
-    }
-    fileOps.push(request);
-    flushFileOps();
-    return undefined;
-  }
-
-  function fileFailed(request, message) {
-    toApp({ type: 'fileError', requestId: request.requestId, message });
-  }
-
-  function flushFileOps() {
-    while (ready && fileOps.length) {
-      const request = fileOps.shift();
-      const seq = ++fileSeq;
-      pendingFiles.set(seq, request);
-      // Not transferred: the frame keeps written bytes for its mirror.
-      worker.postMessage({ kind: request.kind, seq, name: request.name, bytes: request.bytes });
-    }
+    replaceWorker('the interpreter was restarted on request', { status: 'interrupted' });
   }
 
   // ---- the worker ----------------------------------------------------------------------------
@@ -226,11 +177,7 @@
         becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
       }
     }, LOAD_TIMEOUT_MS);
-    const files = [];
-    for (const [name, file] of mirror) {
-      files.push({ name, bytes: file.bytes });
-    }
-    started.postMessage({ kind: 'init', config, interruptBuffer: interrupts, files });
+    started.postMessage({ kind: 'init', config, interruptBuffer: interrupts, files: workspace.mirroredFiles() });
     obtainBigAssets().then((assets) => {
       if (worker === started) {
         // copied, not transferred: the next worker needs them too
@@ -254,8 +201,8 @@
         ready = true;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true });
-        flushFileOps();
-        pump();
+        workspace.flush();
+        cells.pump();
         break;
       case 'fatal':
         if (!ready) {
@@ -264,14 +211,14 @@
         break;
       case 'line':
         if (typeof m.line === 'string') {
-          onLine(m.line);
+          cells.onLine(m.line);
         }
         break;
       case 'mirror':
-        updateMirror(m.files, m.deleted);
+        workspace.updateMirror(m.files, m.deleted);
         break;
       case 'file':
-        onFileReply(m);
+        workspace.onFileReply(m);
         break;
       case 'crashed':
         onWorkerFailed(source, String(m.message));
@@ -291,7 +238,7 @@
     }
     const oom = /memory|allocation|out of bounds/i.test(message);
     replaceWorker(`the interpreter crashed (${message}) and was restarted`,
-      cell ? { status: oom ? 'oom' : 'error', error: { ename: oom ? 'MemoryError' : 'InterpreterCrashed', evalue: message } } : null);
+      { status: oom ? 'oom' : 'error', error: { ename: oom ? 'MemoryError' : 'InterpreterCrashed', evalue: message } });
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */
@@ -304,25 +251,14 @@
     }
     ready = false;
     toApp({ type: 'fatal', message });
-    failPendingFiles(message);
-    if (cell) {
-      endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: message } });
-    }
-    pump();
-  }
-
-  function failPendingFiles(message) {
-    for (const request of [...pendingFiles.values(), ...fileOps]) {
-      fileFailed(request, message);
-    }
-    pendingFiles.clear();
-    fileOps.length = 0;
+    workspace.failAll(message);
+    cells.onFatal(message);
   }
 
   /**
    * Throws the interpreter away and starts a fresh one: variables are gone, workspace files come
    * back from the mirror. Requests the old worker never answered go to the new one. A running
-   * cell ends as `ending` says, after a `restarted` event (as in server mode).
+   * cell (if any) ends as `ending` says, after a `restarted` event (as in server mode).
    */
   function replaceWorker(reason, ending) {
     if (worker) {
@@ -330,290 +266,13 @@
       worker = null;
     }
     ready = false;
-    const unanswered = [...pendingFiles.values()];
-    pendingFiles.clear();
-    fileOps.unshift(...unanswered);
-    if (cell && ending) {
-      endCell(ending, reason); // says `reset` before the cell's `finished`
-    } else {
-      toApp({ type: 'reset', reason });
-    }
-    executionCount = 0; // the next interpreter counts from 1
+    workspace.requeueUnanswered();
+    cells.onReplaced(reason, ending);
     startWorker();
-  }
-
-  // ---- cells ---------------------------------------------------------------------------------
-
-  function pump() {
-    if (cell || executions.length === 0) {
-      return;
-    }
-    if (fatal) {
-      while (executions.length) {
-        cell = newCell(executions.shift());
-        endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: fatal } });
-      }
-      return;
-    }
-    if (!ready) {
-      return; // `ready` pumps again
-    }
-    cell = newCell(executions.shift());
-    if (interrupts) {
-      Atomics.store(interrupts, 0, 0);
-    }
-    // Loading the cell's packages counts against the timeout too; `started` restarts the clock.
-    cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
-    worker.postMessage({ kind: 'execute', id: cell.id, code: cell.code, maxOutputBytes: cell.maxOutputBytes });
-  }
-
-  function newCell(request) {
-    return {
-      ...request,
-      begun: Date.now(),
-      started: false,
-      count: null,
-      textBytes: 0,
-      truncated: false,
-      timedOut: false,
-      interruptRequested: false,
-      timer: null,
-      grace: null,
-    };
-  }
-
-  /** Interrupt (or, with `timedOut`, the timeout): SIGINT if we can, else a fresh worker. */
-  function stop(timedOut) {
-    if (timedOut) {
-      cell.timedOut = true;
-    }
-    if (cell.grace) {
-      return; // already stopping
-    }
-    if (!interrupts || !ready) {
-      replaceWorker(timedOut
-        ? `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)}, so the interpreter was restarted`
-        : 'interrupting needs a cross-origin isolated page, so the interpreter was restarted',
-      stopEnding());
-      return;
-    }
-    cell.interruptRequested = true;
-    if (cell.started) {
-      Atomics.store(interrupts, 0, 2); // SIGINT: KeyboardInterrupt in the running cell
-    }
-    cell.grace = setTimeout(() => {
-      replaceWorker(`the cell did not stop within ${seconds(GRACE_MS)} of being interrupted, so the interpreter was restarted`,
-        stopEnding());
-    }, GRACE_MS);
-  }
-
-  function stopEnding() {
-    return cell.timedOut
-      ? { status: 'timeout', error: timeoutError() }
-      : { status: 'interrupted' };
-  }
-
-  function timeoutError() {
-    return { ename: 'TimeoutError', evalue: `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)} and was interrupted` };
-  }
-
-  /** One runner line from the worker: checked, capped and forwarded. */
-  function onLine(line) {
-    if (!cell) {
-      return; // late output of a cell already ended
-    }
-    let event;
-    try {
-      event = JSON.parse(line);
-    } catch {
-      return;
-    }
-    if (!event || typeof event !== 'object' || event.id !== cell.id) {
-      return;
-    }
-    switch (event.type) {
-      case 'started':
-        if (cell.started) {
-          return;
-        }
-        cell.started = true;
-        cell.count = event.execution_count;
-        executionCount = Number.isInteger(event.execution_count) ? event.execution_count : executionCount + 1;
-        clearTimeout(cell.timer);
-        if (!cell.timedOut) {
-          cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
-        }
-        if (cell.interruptRequested && interrupts) {
-          Atomics.store(interrupts, 0, 2);
-        }
-        toApp({ type: 'runner', line });
-        return;
-      case 'stream':
-        if (cell.started) {
-          forwardCapped(event, line);
-        }
-        return;
-      case 'truncated':
-        if (cell.started) {
-          markTruncated();
-        }
-        return;
-      case 'error':
-        if (!cell.started) {
-          return;
-        }
-        if (cell.timedOut && event.ename === 'KeyboardInterrupt') {
-          sendLine({ type: 'error', id: cell.id, ...timeoutError(), traceback: [] });
-        } else {
-          toApp({ type: 'runner', line });
-        }
-        return;
-      case 'display_data':
-      case 'execute_result':
-      case 'artifact':
-        if (cell.started) {
-          toApp({ type: 'runner', line });
-        }
-        return;
-      case 'finished': {
-        if (!cell.started) {
-          return;
-        }
-        const ended = cell;
-        cell = null;
-        clearTimers(ended);
-        if (ended.timedOut) {
-          sendLine({ ...event, status: 'timeout' });
-        } else {
-          toApp({ type: 'runner', line });
-        }
-        pump();
-        return;
-      }
-      default:
-        return; // not the runner's to say (restarted, queued) or not ours to know
-    }
-  }
-
-  /** The output cap, held here whatever the worker sends: text past it is dropped. */
-  function forwardCapped(event, line) {
-    if (cell.truncated || typeof event.text !== 'string') {
-      return;
-    }
-    const bytes = utf8.encode(event.text);
-    if (cell.textBytes + bytes.length <= cell.maxOutputBytes) {
-      cell.textBytes += bytes.length;
-      toApp({ type: 'runner', line });
-      return;
-    }
-    let room = cell.maxOutputBytes - cell.textBytes;
-    while (room > 0 && (bytes[room] & 0xc0) === 0x80) {
-      room--; // do not split a UTF-8 character
-    }
-    if (room > 0) {
-      sendLine({ type: 'stream', id: cell.id, name: event.name, text: new TextDecoder().decode(bytes.subarray(0, room)) });
-    }
-    cell.textBytes = cell.maxOutputBytes;
-    markTruncated();
-  }
-
-  function markTruncated() {
-    if (!cell.truncated) {
-      cell.truncated = true;
-      sendLine({ type: 'truncated', id: cell.id, limit_bytes: cell.maxOutputBytes });
-    }
-  }
-
-  /** Ends the running cell without the worker: started (if missing), error, restarted, finished. */
-  function endCell(ending, restartReason) {
-    const ended = cell;
-    cell = null;
-    clearTimers(ended);
-    if (!ended.started) {
-      executionCount += 1;
-      sendLine({ type: 'started', id: ended.id, execution_count: executionCount });
-    }
-    if (ending.error) {
-      sendLine({ type: 'error', id: ended.id, ename: ending.error.ename, evalue: ending.error.evalue, traceback: [] });
-    }
-    if (restartReason) {
-      sendLine({ type: 'restarted', id: ended.id, reason: restartReason });
-      toApp({ type: 'reset', reason: restartReason });
-    }
-    sendLine({
-      type: 'finished', id: ended.id, status: ending.status, execution_count: null,
-      duration_ms: Date.now() - ended.begun, cpu_ms: null, peak_memory_kb: null,
-    });
-  }
-
-  function clearTimers(c) {
-    clearTimeout(c.timer);
-    clearTimeout(c.grace);
-  }
-
-  // ---- files ---------------------------------------------------------------------------------
-
-  function onFileReply(m) {
-    const request = pendingFiles.get(m.seq);
-    if (!request) {
-      return;
-    }
-    pendingFiles.delete(m.seq);
-    if (typeof m.error === 'string' || !m.result) {
-      fileFailed(request, String(m.error));
-      return;
-    }
-    const result = { ...m.result, requestId: request.requestId };
-    if (result.type === 'fileWritten') {
-      remember(request.name, request.bytes, Date.now());
-    } else if (result.type === 'fileDeleted') {
-      forget(request.name);
-    }
-    toApp(result, result.type === 'fileContent' && result.bytes instanceof ArrayBuffer ? [result.bytes] : []);
-  }
-
-  /** What a cell wrote or removed, so the next worker starts with the same workspace. */
-  function updateMirror(files, deleted) {
-    for (const name of Array.isArray(deleted) ? deleted : []) {
-      forget(name);
-    }
-    for (const file of Array.isArray(files) ? files : []) {
-      forget(file.name);
-      if (file.bytes instanceof ArrayBuffer) {
-        remember(file.name, file.bytes, file.modified);
-      }
-    }
-  }
-
-  function remember(name, bytes, modified) {
-    forget(name);
-    if (typeof name === 'string' && bytes && mirrorBytes + bytes.byteLength <= MIRROR_LIMIT) {
-      mirror.set(name, { bytes, modified });
-      mirrorBytes += bytes.byteLength;
-    }
-  }
-
-  function forget(name) {
-    const old = mirror.get(name);
-    if (old) {
-      mirrorBytes -= old.bytes.byteLength;
-      mirror.delete(name);
-    }
-  }
-
-  // ---- helpers -------------------------------------------------------------------------------
-
-  function positive(value, fallback) {
-    return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback;
-  }
-
-  function seconds(ms) {
-    const s = ms / 1000;
-    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
   }
 
   // The app may post to this frame only once it has heard from it (earlier messages went to the
   // frame's initial about:blank document): say at once that we listen.
   toApp({ type: 'loading', message: 'Starting Python' });
   startWorker();
-})();
+})(self.codeinterpRuntime);

@@ -73,7 +73,9 @@ class LocalRuntimeAssetsTest {
         assertThat(csp.get("frame-ancestors")).isEqualTo(origin);
         assertThat(csp.get("form-action")).isEqualTo("'none'");
         assertThat(header(r, "Content-Security-Policy")).doesNotContain("unsafe-inline", "'unsafe-eval'", "*");
-        assertThat(r.body()).contains("<script src=\"" + runtimePath + "runtime.js\"></script>")
+        assertThat(r.body()).contains("<script src=\"" + runtimePath + "cells.js\"></script>\n"
+                + "<script src=\"" + runtimePath + "workspace.js\"></script>\n"
+                + "<script src=\"" + runtimePath + "runtime.js\"></script>")
                 .contains("type=\"application/json\" id=\"config\"").doesNotContain("{{");
     }
 
@@ -126,7 +128,8 @@ class LocalRuntimeAssetsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"runtime.js=text/javascript", "worker.mjs=text/javascript",
+    @ValueSource(strings = {"cells.js=text/javascript", "workspace.js=text/javascript", "runtime.js=text/javascript",
+        "worker.mjs=text/javascript",
         "pyodide_host.py=text/x-python", "runner.py=text/x-python"})
     void the_runtime_files_live_under_their_content_hash(String fileAndType) throws IOException {
         String[] parts = fileAndType.split("=");

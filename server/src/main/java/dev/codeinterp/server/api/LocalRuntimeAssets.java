@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * /local/runtime.html          the page the app frames (no-cache; its CSP is built here per request)
- * /local/&lt;hash&gt;/&lt;file&gt;        runtime.js, worker.mjs, pyodide_host.py, runner.py (immutable)
+ * /local/&lt;hash&gt;/&lt;file&gt;        cells.js, workspace.js, runtime.js, worker.mjs, pyodide_host.py, runner.py (immutable)
  * /pyodide/&lt;version&gt;/&lt;file&gt;    the Pyodide core from npm (immutable)
  * /local/wheels/index.json     the wheelhouse's wheels and the modules each provides (no-cache)
  * /local/wheels/&lt;file&gt;.whl     one wheel (no-cache: a deployer may replace it)

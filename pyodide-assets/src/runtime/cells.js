@@ -1,0 +1,278 @@
+// Local mode's frame, part 1 of 3: the cells. Loaded before runtime.js, which creates one with
+// `codeinterpRuntime.cells(frame)`; `frame` is runtime.js's view of the worker (see there).
+//
+// Owns the queue of executes and the running cell's lifecycle: the timeout, interrupts
+// (SIGINT through the SharedArrayBuffer when the page is cross-origin isolated, otherwise a
+// fresh worker), the output cap, and exactly one `started` and one `finished` per execute, with
+// the lines a server's session would add when the interpreter is replaced under a cell.
+(function (ns) {
+  'use strict';
+
+  const GRACE_MS = 700; // an interrupted cell that has not stopped by then loses its worker
+  const DEFAULT_TIMEOUT_MS = 30000;
+  const DEFAULT_MAX_OUTPUT = 1 << 20;
+
+  ns.cells = function cells(frame) {
+    const { toApp, sendLine } = frame;
+    const utf8 = new TextEncoder();
+    let executionCount = 0; // the runner's last execution_count: a synthesized `started` follows it
+    let cell = null; // the execute being run
+    const executions = []; // executes waiting for the running one, or for the worker
+
+    function onExecute(m) {
+      if (typeof m.id !== 'string' || m.id === '') {
+        return; // nothing to answer to
+      }
+      executions.push({
+        id: m.id,
+        code: typeof m.code === 'string' ? m.code : '',
+        timeoutMs: positive(m.timeoutMs, DEFAULT_TIMEOUT_MS),
+        maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : DEFAULT_MAX_OUTPUT,
+      });
+      pump();
+    }
+
+    function onInterrupt() {
+      if (cell) {
+        stop(false);
+      }
+    }
+
+    /** The worker is gone: a running cell ends as `ending` says (else just `reset`); counting restarts. */
+    function onReplaced(reason, ending) {
+      if (cell && ending) {
+        endCell(ending, reason); // says `reset` before the cell's `finished`
+      } else {
+        toApp({ type: 'reset', reason });
+      }
+      executionCount = 0; // the next interpreter counts from 1
+    }
+
+    /** Python cannot load (`frame.fatal`): the running cell and every queued one end with an error. */
+    function onFatal(message) {
+      if (cell) {
+        endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: message } });
+      }
+      pump();
+    }
+
+    function pump() {
+      if (cell || executions.length === 0) {
+        return;
+      }
+      if (frame.fatal) {
+        while (executions.length) {
+          cell = newCell(executions.shift());
+          endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: frame.fatal } });
+        }
+        return;
+      }
+      if (!frame.ready) {
+        return; // `ready` pumps again
+      }
+      cell = newCell(executions.shift());
+      if (frame.interrupts) {
+        Atomics.store(frame.interrupts, 0, 0);
+      }
+      // Loading the cell's packages counts against the timeout too; `started` restarts the clock.
+      cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
+      frame.worker.postMessage({ kind: 'execute', id: cell.id, code: cell.code, maxOutputBytes: cell.maxOutputBytes });
+    }
+
+    function newCell(request) {
+      return {
+        ...request,
+        begun: Date.now(),
+        started: false,
+        count: null,
+        textBytes: 0,
+        truncated: false,
+        timedOut: false,
+        interruptRequested: false,
+        timer: null,
+        grace: null,
+      };
+    }
+
+    /** Interrupt (or, with `timedOut`, the timeout): SIGINT if we can, else a fresh worker. */
+    function stop(timedOut) {
+      if (timedOut) {
+        cell.timedOut = true;
+      }
+      if (cell.grace) {
+        return; // already stopping
+      }
+      const interrupts = frame.interrupts;
+      if (!interrupts || !frame.ready) {
+        frame.replaceWorker(timedOut
+          ? `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)}, so the interpreter was restarted`
+          : 'interrupting needs a cross-origin isolated page, so the interpreter was restarted',
+        stopEnding());
+        return;
+      }
+      cell.interruptRequested = true;
+      if (cell.started) {
+        Atomics.store(interrupts, 0, 2); // SIGINT: KeyboardInterrupt in the running cell
+      }
+      cell.grace = setTimeout(() => {
+        frame.replaceWorker(`the cell did not stop within ${seconds(GRACE_MS)} of being interrupted, so the interpreter was restarted`,
+          stopEnding());
+      }, GRACE_MS);
+    }
+
+    function stopEnding() {
+      return cell.timedOut
+        ? { status: 'timeout', error: timeoutError() }
+        : { status: 'interrupted' };
+    }
+
+    function timeoutError() {
+      return { ename: 'TimeoutError', evalue: `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)} and was interrupted` };
+    }
+
+    /** One runner line from the worker: checked, capped and forwarded. */
+    function onLine(line) {
+      if (!cell) {
+        return; // late output of a cell already ended
+      }
+      let event;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        return;
+      }
+      if (!event || typeof event !== 'object' || event.id !== cell.id) {
+        return;
+      }
+      switch (event.type) {
+        case 'started':
+          if (cell.started) {
+            return;
+          }
+          cell.started = true;
+          cell.count = event.execution_count;
+          executionCount = Number.isInteger(event.execution_count) ? event.execution_count : executionCount + 1;
+          clearTimeout(cell.timer);
+          if (!cell.timedOut) {
+            cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
+          }
+          if (cell.interruptRequested && frame.interrupts) {
+            Atomics.store(frame.interrupts, 0, 2);
+          }
+          toApp({ type: 'runner', line });
+          return;
+        case 'stream':
+          if (cell.started) {
+            forwardCapped(event, line);
+          }
+          return;
+        case 'truncated':
+          if (cell.started) {
+            markTruncated();
+          }
+          return;
+        case 'error':
+          if (!cell.started) {
+            return;
+          }
+          if (cell.timedOut && event.ename === 'KeyboardInterrupt') {
+            sendLine({ type: 'error', id: cell.id, ...timeoutError(), traceback: [] });
+          } else {
+            toApp({ type: 'runner', line });
+          }
+          return;
+        case 'display_data':
+        case 'execute_result':
+        case 'artifact':
+          if (cell.started) {
+            toApp({ type: 'runner', line });
+          }
+          return;
+        case 'finished': {
+          if (!cell.started) {
+            return;
+          }
+          const ended = cell;
+          cell = null;
+          clearTimers(ended);
+          if (ended.timedOut) {
+            sendLine({ ...event, status: 'timeout' });
+          } else {
+            toApp({ type: 'runner', line });
+          }
+          pump();
+          return;
+        }
+        default:
+          return; // not the runner's to say (restarted, queued) or not ours to know
+      }
+    }
+
+    /** The output cap, held here whatever the worker sends: text past it is dropped. */
+    function forwardCapped(event, line) {
+      if (cell.truncated || typeof event.text !== 'string') {
+        return;
+      }
+      const bytes = utf8.encode(event.text);
+      if (cell.textBytes + bytes.length <= cell.maxOutputBytes) {
+        cell.textBytes += bytes.length;
+        toApp({ type: 'runner', line });
+        return;
+      }
+      let room = cell.maxOutputBytes - cell.textBytes;
+      while (room > 0 && (bytes[room] & 0xc0) === 0x80) {
+        room--; // do not split a UTF-8 character
+      }
+      if (room > 0) {
+        sendLine({ type: 'stream', id: cell.id, name: event.name, text: new TextDecoder().decode(bytes.subarray(0, room)) });
+      }
+      cell.textBytes = cell.maxOutputBytes;
+      markTruncated();
+    }
+
+    function markTruncated() {
+      if (!cell.truncated) {
+        cell.truncated = true;
+        sendLine({ type: 'truncated', id: cell.id, limit_bytes: cell.maxOutputBytes });
+      }
+    }
+
+    /** Ends the running cell without the worker: started (if missing), error, restarted, finished. */
+    function endCell(ending, restartReason) {
+      const ended = cell;
+      cell = null;
+      clearTimers(ended);
+      if (!ended.started) {
+        executionCount += 1;
+        sendLine({ type: 'started', id: ended.id, execution_count: executionCount });
+      }
+      if (ending.error) {
+        sendLine({ type: 'error', id: ended.id, ename: ending.error.ename, evalue: ending.error.evalue, traceback: [] });
+      }
+      if (restartReason) {
+        sendLine({ type: 'restarted', id: ended.id, reason: restartReason });
+        toApp({ type: 'reset', reason: restartReason });
+      }
+      sendLine({
+        type: 'finished', id: ended.id, status: ending.status, execution_count: null,
+        duration_ms: Date.now() - ended.begun, cpu_ms: null, peak_memory_kb: null,
+      });
+    }
+
+    function clearTimers(c) {
+      clearTimeout(c.timer);
+      clearTimeout(c.grace);
+    }
+
+    return { onExecute, onInterrupt, onLine, onReplaced, onFatal, pump };
+  };
+
+  function positive(value, fallback) {
+    return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback;
+  }
+
+  function seconds(ms) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  }
+})(self.codeinterpRuntime ??= {});
