@@ -77,6 +77,8 @@ class CrashRecoveryTest {
 
             JsonObject after = next.execute(s, "print('after the crash')", null);
             assertThat(after.string("stdout")).isEqualTo("after the crash\n");
+        } finally {
+            TestApp.discardWorkspaces(dataDir);
         }
     }
 

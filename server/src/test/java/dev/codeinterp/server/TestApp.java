@@ -3,6 +3,7 @@ package dev.codeinterp.server;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.files.Workspaces;
 
 import java.io.IOException;
 import java.net.URI;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,6 +29,7 @@ public final class TestApp implements AutoCloseable {
     public final Main main;
     public final Settings settings;
     public final Path dataDir;
+    private boolean ownsDataDir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private TestApp(Settings settings, Path dataDir) {
@@ -48,7 +51,9 @@ public final class TestApp implements AutoCloseable {
     public static TestApp start(String runtime, Map<String, String> overrides) {
         try {
             Path dir = Files.createTempDirectory("codeinterp-test");
-            return start(runtime, overrides, dir);
+            TestApp app = start(runtime, overrides, dir);
+            app.ownsDataDir = true;
+            return app;
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -188,5 +193,13 @@ public final class TestApp implements AutoCloseable {
     @Override
     public void close() {
         main.close();
+        if (ownsDataDir) {
+            discardWorkspaces(dataDir);
+        }
+    }
+
+    /** Sessions' workspaces stay mounted across a server's restarts; a test's data dir is done for good. */
+    public static void discardWorkspaces(Path dataDir) {
+        new Workspaces(dataDir.resolve("workspaces"), 0).retainOnly(Set.of());
     }
 }
