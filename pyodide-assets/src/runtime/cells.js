@@ -13,7 +13,11 @@
   const DEFAULT_MAX_OUTPUT = 1 << 20;
 
   ns.cells = function cells(frame) {
-    const { toApp, sendLine } = frame;
+    const { toApp, sendLine, config } = frame;
+    // The server's own defaults (CODEINTERP_TIMEOUT, CODEINTERP_OUTPUT_CAP), so both modes agree
+    const defaultTimeoutMs = positive(config.timeoutMs, DEFAULT_TIMEOUT_MS);
+    const defaultMaxOutput = Number.isInteger(config.maxOutputBytes) && config.maxOutputBytes >= 0
+      ? config.maxOutputBytes : DEFAULT_MAX_OUTPUT;
     const utf8 = new TextEncoder();
     let executionCount = 0; // the runner's last execution_count: a synthesized `started` follows it
     let cell = null; // the execute being run
@@ -26,8 +30,8 @@
       executions.push({
         id: m.id,
         code: typeof m.code === 'string' ? m.code : '',
-        timeoutMs: positive(m.timeoutMs, DEFAULT_TIMEOUT_MS),
-        maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : DEFAULT_MAX_OUTPUT,
+        timeoutMs: positive(m.timeoutMs, defaultTimeoutMs),
+        maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : defaultMaxOutput,
       });
       pump();
     }

@@ -27,6 +27,8 @@
     runtimeURL: new URL(raw.runtimeURL, base).href,
     wheelsURL: new URL(raw.wheelsURL, base).href,
     maxUploadBytes: raw.maxUploadBytes,
+    timeoutMs: raw.timeoutMs,
+    maxOutputBytes: raw.maxOutputBytes,
     mirrorFileLimit: ns.workspace.MIRROR_FILE_LIMIT,
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an

@@ -67,6 +67,8 @@ final class LocalRuntimeAssets {
         page.put("runtimeURL", runtimePath);
         page.put("wheelsURL", WHEELS_PATH);
         page.put("maxUploadBytes", settings.maxUploadBytes());
+        page.put("timeoutMs", settings.defaultTimeout().toMillis());
+        page.put("maxOutputBytes", settings.outputCapBytes());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         String config = Json.write(page).replace("<", "\\u003c");
         this.pageTemplate = bundle.find("runtime", "runtime.html")
