@@ -69,6 +69,8 @@ test('reload restores the conversation, and a killed WebSocket mid-cell shows ev
     await page.routeWebSocket(/\/ws$/, ws => { ws.connectToServer(); sockets.push(ws); });
     await page.reload();
     await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor();
+    // the history is replayed after "connected": the new cell's turn must come after it
+    await page.locator('[data-output-type="stream"]', { hasText: 'before reload' }).waitFor();
     const turn = await runCell(page, "import time\nfor i in range(12):\n    print('n', i, flush=True)\n    time.sleep(0.15)");
     await outputs(turn, 'stream').filter({ hasText: 'n 2' }).waitFor();
     await sockets.at(-1).close({ code: 1006 });
