@@ -38,6 +38,12 @@ final class Dom {
         return b;
     }
 
+    /** Replaces the element's content with one text node. */
+    static void setText(HTMLElement e, String text) {
+        clear(e);
+        e.appendChild(document().createTextNode(text));
+    }
+
     static void clear(HTMLElement e) {
         while (e.getFirstChild() != null) {
             e.removeChild(e.getFirstChild());

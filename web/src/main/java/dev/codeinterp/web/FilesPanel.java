@@ -52,14 +52,13 @@ final class FilesPanel {
         return root;
     }
 
-    /** Shows another workspace (a new session or mode). */
+    /** Shows another workspace (a new session or mode); it is listed once its interpreter connects. */
     void attach(WorkspaceFiles workspace, String emptyHint) {
         this.files = workspace;
-        setText(hint, emptyHint);
+        Dom.setText(hint, emptyHint);
         Dom.clear(list);
         Dom.clear(uploads);
         showProblem(null);
-        refresh();
     }
 
     void refresh() {
@@ -77,7 +76,7 @@ final class FilesPanel {
     private void render(List<FileEntry> entries) {
         Dom.clear(list);
         hint.getStyle().setProperty("display", entries.isEmpty() ? "" : "none");
-        setText(title, entries.isEmpty() ? "Files" : "Files (" + entries.size() + ")");
+        Dom.setText(title, entries.isEmpty() ? "Files" : "Files (" + entries.size() + ")");
         for (FileEntry f : entries) {
             HTMLElement item = Dom.el("li", "file");
             item.setAttribute("data-testid", "file");
@@ -130,14 +129,10 @@ final class FilesPanel {
     }
 
     private void showProblem(String message) {
-        setText(problem, message == null ? "" : message);
+        Dom.setText(problem, message == null ? "" : message);
         problem.getStyle().setProperty("display", message == null ? "none" : "");
     }
 
-    private static void setText(HTMLElement e, String text) {
-        Dom.clear(e);
-        e.appendChild(Dom.document().createTextNode(text));
-    }
 
     @JSFunctor
     interface FileHandler extends JSObject {

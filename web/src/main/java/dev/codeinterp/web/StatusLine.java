@@ -26,22 +26,22 @@ final class StatusLine {
 
     /** Which mode runs the code, always first: "Server · gVisor", "Local · Pyodide … · in this browser". */
     void describe(String description) {
-        setText(mode, description);
+        Dom.setText(mode, description);
         mode.setClassName("status-mode" + (description.startsWith("Local") ? " local" : ""));
     }
 
     void connection(String state) {
-        setText(connection, state);
+        Dom.setText(connection, state);
         String word = state.split("[ (]")[0].toLowerCase();
         connection.setClassName("status-connection state-" + word);
     }
 
     void problem(String message) {
-        setText(problem, message == null ? "" : message);
+        Dom.setText(problem, message == null ? "" : message);
     }
 
     void clearLastRun() {
-        setText(lastRun, "");
+        Dom.setText(lastRun, "");
     }
 
     void lastRun(Event.Finished f) {
@@ -55,11 +55,7 @@ final class StatusLine {
         if (f.peakMemoryKb() != null) {
             s.append(" · peak ").append(Format.memory(f.peakMemoryKb()));
         }
-        setText(lastRun, s.toString());
+        Dom.setText(lastRun, s.toString());
     }
 
-    private static void setText(HTMLElement e, String text) {
-        Dom.clear(e);
-        e.appendChild(Dom.document().createTextNode(text));
-    }
 }

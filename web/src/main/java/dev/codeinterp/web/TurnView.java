@@ -6,9 +6,12 @@ import dev.codeinterp.model.StreamName;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.Set;
+
 /** One cell: its code, then its outputs as they stream, then how it ended. */
 final class TurnView {
     private static final int MAX_STREAM_CHARS = 400_000;
+    private static final Set<String> INLINE_IMAGES = Set.of("image/png", "image/jpeg", "image/gif", "image/webp");
 
     private final HTMLElement root = Dom.el("article", "turn");
     private final HTMLElement outputs = Dom.el("div", "outputs");
@@ -152,8 +155,6 @@ final class TurnView {
             });
         }
     }
-
-    private static final java.util.Set<String> INLINE_IMAGES = java.util.Set.of("image/png", "image/jpeg", "image/gif", "image/webp");
 
     private void stream(Event.Stream s) {
         plainOutput.append(s.text());
