@@ -12,7 +12,9 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code 1+1} on one warm session over REST and over the WebSocket, and the pieces a REST round
@@ -28,6 +30,10 @@ final class RoundTripScenario {
     private static final String WS_CODE = "1+1 # ws";
 
     private final BenchConfig config;
+    /** When each frame of the WebSocket probe's cell arrived, after the execute was sent. */
+    private final Map<String, Samples> frameArrivals = new LinkedHashMap<>();
+    /** Where warm-up rounds put the server's times, so they are not counted. */
+    private final Samples scratch = new Samples();
 
     RoundTripScenario(BenchConfig config) {
         this.config = config;
@@ -78,7 +84,7 @@ final class RoundTripScenario {
                             server -> raw.exchange("GET", eventsPath + NOTHING_AFTER, s.token(), null).status() == 200));
             for (int i = 0; i < WARM_UP + config.roundTrips(); i++) {
                 for (Probe p : probes) {
-                    Samples server = i < WARM_UP ? new Samples() : p.server();
+                    Samples server = i < WARM_UP ? scratch : p.server();
                     long t0 = System.nanoTime();
                     boolean ok = p.step().run(server);
                     if (i >= WARM_UP) {
@@ -99,7 +105,9 @@ final class RoundTripScenario {
      * (its ms clock). The socket also carries the REST probes' cells of the same session: the cell
      * is told apart by its code, then by its execution id.
      */
-    private static boolean webSocket(WsClient ws, Samples server) throws InterruptedException {
+    private boolean webSocket(WsClient ws, Samples server) throws InterruptedException {
+        long t0 = System.nanoTime();
+        Map<String, Double> arrivals = new LinkedHashMap<>();
         ws.send(new ClientMessage.Execute(WS_CODE, null));
         String executionId = null;
         long queuedAt = -1;
@@ -115,11 +123,16 @@ final class RoundTripScenario {
                     executionId = e.executionId();
                     queuedAt = e.timestampMs();
                 }
-            } else if (executionId.equals(e.executionId())) {
+            }
+            if (executionId != null && executionId.equals(e.executionId())) {
+                arrivals.put(e.event().type().wire(), (System.nanoTime() - t0) / 1e6);
                 if (e.event() instanceof Event.ExecuteResult r) {
                     sawTwo = "2".equals(r.data().get("text/plain"));
                 } else if (e.event() instanceof Event.Finished done) {
                     server.add(e.timestampMs() - queuedAt);
+                    if (server != scratch) {
+                        arrivals.forEach((type, ms) -> frameArrivals.computeIfAbsent(type, k -> new Samples()).add(ms));
+                    }
                     return sawTwo && done.status() == dev.codeinterp.model.Status.OK;
                 }
             }
@@ -156,6 +169,8 @@ final class RoundTripScenario {
                 lines.add(String.format("  %-88s %s", "    of which the server's own time for the cell", p.server().summary("ms", 50, 95)));
             }
         }
+        frameArrivals.forEach((type, ms) -> lines.add(String.format("  %-88s %s", "WebSocket probe: its '" + type + "' frame arrived after",
+                ms.summary("ms", 50, 95))));
         lines.forEach(System.out::println);
     }
 }
