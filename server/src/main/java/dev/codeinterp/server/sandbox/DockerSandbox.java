@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -29,10 +28,11 @@ final class DockerSandbox implements Sandbox {
     private static final int TAIL_CHARS = 2000;
 
     private final DockerClient docker;
+    private final DockerClient streams;
     private final String containerId;
     private final String runtime;
     private final Workspace workspace;
-    private final Executor cleanup;
+    private final Consumer<String> removal;
     private final StdinFeed stdin = new StdinFeed();
     private final CompletableFuture<RunnerMessage.Ready> ready = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -42,12 +42,15 @@ final class DockerSandbox implements Sandbox {
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
-    DockerSandbox(DockerClient docker, String containerId, String runtime, Workspace workspace, Executor cleanup) {
+    /** {@code docker} for short calls, {@code streams} for the attach; {@code removal} takes the container when closed. */
+    DockerSandbox(DockerClient docker, DockerClient streams, String containerId, String runtime, Workspace workspace,
+                  Consumer<String> removal) {
         this.docker = docker;
+        this.streams = streams;
         this.containerId = containerId;
         this.runtime = runtime;
         this.workspace = workspace;
-        this.cleanup = cleanup;
+        this.removal = removal;
         this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
     }
 
@@ -76,7 +79,7 @@ final class DockerSandbox implements Sandbox {
                 ended();
             }
         };
-        docker.attachContainerCmd(containerId)
+        streams.attachContainerCmd(containerId)
                 .withStdIn(stdin)
                 .withStdOut(true)
                 .withStdErr(true)
@@ -183,7 +186,7 @@ final class DockerSandbox implements Sandbox {
         }
         alive = false;
         stdin.close();
-        cleanup.execute(() -> DockerSandboxBackend.remove(docker, containerId));
+        removal.accept(containerId);
     }
 
     private String shortId() {
