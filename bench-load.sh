@@ -15,6 +15,7 @@
 #
 # Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
 # Deadlines: CREATE_DEADLINE (180 s, busy creates), IDLE_DEADLINE (900 s, idle creates).
+# BENCH_API_KEY: sent with creates, for when CODEINTERP_API_KEYS in the environment makes the servers require keys.
 # CODEINTERP_IMAGE picks the image (default: the one sandbox-images/build-image.sh builds);
 # other CODEINTERP_* settings in the environment reach the servers as they are.
 set -euo pipefail
@@ -135,8 +136,9 @@ for s in "${scenarios[@]}"; do
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
     busy-pool) run_scenario busy-pool "(pool $BIG_POOL, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
             CODEINTERP_POOL_SIZE="$BIG_POOL" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
+    # per-client quota above the total, so the IDLE+1th create meets the server's limit, not this client's
     idle) run_scenario idle "(MAX_SESSIONS=$IDLE, pool $POOL_SIZE, $RUNTIME)" idle $((IDLE_DEADLINE + SETTLE + 1000)) \
-            CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS="$IDLE" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$IDLE" ;;
+            CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS="$IDLE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$((IDLE + 1)) ;;
     roundtrip) run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
 done

@@ -1,5 +1,6 @@
 package dev.codeinterp.server.bench;
 
+import dev.codeinterp.model.ApiError;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
@@ -30,11 +31,14 @@ final class ApiClient {
     private static final int CLOSE_PARALLELISM = 16;
 
     private final String base;
+    private final String apiKey;
     private final HttpClient http;
     private final Map<String, AtomicInteger> limitAnswers = new ConcurrentHashMap<>();
 
-    ApiClient(String base, HttpClient.Version version) {
+    /** {@code apiKey} goes with creates when the server requires keys; null when it does not. */
+    ApiClient(String base, String apiKey, HttpClient.Version version) {
         this.base = base;
+        this.apiKey = apiKey;
         this.http = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(10)).build();
     }
 
@@ -54,7 +58,7 @@ final class ApiClient {
             if (left.isNegative() || left.isZero()) {
                 throw new IllegalStateException("no session before the deadline");
             }
-            Reply r = send(post("/api/v1/sessions", "", null, min(left, Duration.ofSeconds(120))));
+            Reply r = send(post("/api/v1/sessions", "", apiKey, min(left, Duration.ofSeconds(120))));
             if (r.status() == 201) {
                 JsonObject o = r.json();
                 return new SessionRef(o.string("id"), o.string("token"));
@@ -70,7 +74,7 @@ final class ApiClient {
 
     /** One create, answered as is (the M+1th session of the idle scenario). */
     Reply createOnce() {
-        return send(post("/api/v1/sessions", "", null, Duration.ofSeconds(120)));
+        return send(post("/api/v1/sessions", "", apiKey, Duration.ofSeconds(120)));
     }
 
     Reply execute(SessionRef s, String code) {
@@ -116,7 +120,8 @@ final class ApiClient {
     private void countLimitAnswer(Reply r) {
         String limit;
         try {
-            limit = r.json().optString("limit", "no limit named");
+            ApiError error = WireCodec.decodeApiError(r.body());
+            limit = error.limit() == null ? "no limit named" : error.limit().wire();
         } catch (RuntimeException e) {
             limit = "body not JSON";
         }

@@ -8,13 +8,14 @@ import java.util.Map;
  * What bench-load.sh tells the load client, from the environment: where the server is, its
  * process (for RSS and threads), its data directory (which names its sandboxes) and the scale.
  */
-record BenchConfig(String url, long serverPid, Path dataDir, String label,
+record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, String label,
                    int sessions, Duration duration, Duration interval, Duration createDeadline,
                    int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips) {
 
     static BenchConfig fromEnvironment(Map<String, String> env) {
         return new BenchConfig(
                 required(env, "BENCH_URL"),
+                env.get("BENCH_API_KEY"),
                 Long.parseLong(required(env, "BENCH_SERVER_PID")),
                 Path.of(required(env, "BENCH_DATA_DIR")).toAbsolutePath().normalize(),
                 env.getOrDefault("BENCH_LABEL", ""),

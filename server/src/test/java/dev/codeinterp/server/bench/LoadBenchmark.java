@@ -16,7 +16,7 @@ public final class LoadBenchmark {
             System.exit(2);
         }
         BenchConfig config = BenchConfig.fromEnvironment(System.getenv());
-        ApiClient api = new ApiClient(config.url(), HttpClient.Version.HTTP_1_1);
+        ApiClient api = new ApiClient(config.url(), config.apiKey(), HttpClient.Version.HTTP_1_1);
         switch (args[0]) {
             case "busy" -> {
                 watchdog(config.createDeadline().plus(config.duration()).plusSeconds(240));

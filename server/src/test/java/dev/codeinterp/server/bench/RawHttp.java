@@ -12,25 +12,42 @@ import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
- * A minimal HTTP/1.1 client on one kept-alive socket, written on the caller's thread: the floor
- * against which the JDK HttpClient and the server's own costs are measured. It can send the
- * head and the body in two writes with Nagle on, to show what that costs on loopback.
+ * A minimal HTTP/1.1 client written on the caller's thread (no selector or executor hand-offs):
+ * the floor against which the JDK HttpClient and the server's own costs are measured, and two
+ * ways clients get it wrong, to show what each costs on loopback.
  */
 final class RawHttp implements AutoCloseable {
     private final String host;
     private final int port;
     private final boolean noDelay;
     private final boolean splitWrites;
+    private final boolean keepAlive;
     private Socket socket;
     private InputStream in;
     private OutputStream out;
 
-    RawHttp(String baseUrl, boolean noDelay, boolean splitWrites) {
+    private RawHttp(String baseUrl, boolean noDelay, boolean splitWrites, boolean keepAlive) {
         URI uri = URI.create(baseUrl);
         this.host = uri.getHost();
         this.port = uri.getPort();
         this.noDelay = noDelay;
         this.splitWrites = splitWrites;
+        this.keepAlive = keepAlive;
+    }
+
+    /** One kept-alive connection, TCP_NODELAY, each request in one write: what a good client does. */
+    static RawHttp keptAlive(String baseUrl) {
+        return new RawHttp(baseUrl, true, false, true);
+    }
+
+    /** Head and body in two writes with Nagle on: the second write waits for the server's delayed ACK. */
+    static RawHttp nagleSplit(String baseUrl) {
+        return new RawHttp(baseUrl, false, true, true);
+    }
+
+    /** A new connection per request (`Connection: close`), as urllib, curl-per-call or a client without a pool does. */
+    static RawHttp connectionPerRequest(String baseUrl) {
+        return new RawHttp(baseUrl, true, false, false);
     }
 
     record Reply(int status, String body) {
@@ -45,6 +62,9 @@ final class RawHttp implements AutoCloseable {
                 .append("Host: ").append(host).append(':').append(port).append("\r\n");
         if (token != null) {
             head.append("Authorization: Bearer ").append(token).append("\r\n");
+        }
+        if (!keepAlive) {
+            head.append("Connection: close\r\n");
         }
         if (body != null) {
             head.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
@@ -99,7 +119,7 @@ final class RawHttp implements AutoCloseable {
         } else if (length >= 0) {
             body.write(in.readNBytes((int) length));
         }
-        if (close) {
+        if (close || !keepAlive) {
             close();
         }
         return new Reply(status, body.toString(StandardCharsets.UTF_8));

@@ -52,16 +52,17 @@ final class RoundTripScenario {
     }
 
     void run() throws Exception {
-        ApiClient http11 = new ApiClient(config.url(), HttpClient.Version.HTTP_1_1);
-        ApiClient http2 = new ApiClient(config.url(), HttpClient.Version.HTTP_2);
+        ApiClient http11 = new ApiClient(config.url(), config.apiKey(), HttpClient.Version.HTTP_1_1);
+        ApiClient http2 = new ApiClient(config.url(), config.apiKey(), HttpClient.Version.HTTP_2);
         ApiClient.SessionRef s = http11.create(Instant.now().plusSeconds(120));
         ApiClient.SessionRef alone = http11.create(Instant.now().plusSeconds(120));
         String execPath = "/api/v1/sessions/" + s.id() + "/execute";
         String eventsPath = "/api/v1/sessions/" + s.id() + "/events";
         String onePlusOne = WireCodec.encode(new ExecuteRequest("1+1", "python", null, List.of()));
         try (WsClient ws = WsClient.connect(config.url().replaceFirst("^http", "ws") + "/api/v1/sessions/" + s.id() + "/ws", null);
-             RawHttp raw = new RawHttp(config.url(), true, false);
-             RawHttp nagle = new RawHttp(config.url(), false, true)) {
+             RawHttp raw = RawHttp.keptAlive(config.url());
+             RawHttp nagle = RawHttp.nagleSplit(config.url());
+             RawHttp fresh = RawHttp.connectionPerRequest(config.url())) {
             ws.send(new ClientMessage.Hello(s.token(), 0));
             ws.next(10_000);
             List<Probe> probes = List.of(
@@ -74,6 +75,8 @@ final class RoundTripScenario {
                             server -> restOk(raw.exchange("POST", "/api/v1/sessions/" + alone.id() + "/execute", alone.token(), onePlusOne), server)),
                     new Probe("REST execute, raw socket, head and body in two writes, Nagle on",
                             server -> restOk(nagle.exchange("POST", execPath, s.token(), onePlusOne), server)),
+                    new Probe("REST execute, raw socket, a new connection per request",
+                            server -> restOk(fresh.exchange("POST", execPath, s.token(), onePlusOne), server)),
                     new Probe("GET unknown path -> 404 (Jetty + Javalin only), raw socket",
                             server -> raw.exchange("GET", "/api/v1/bench-no-such-path", null, null).status() == 404),
                     new Probe("GET unknown path -> 404, JDK HttpClient HTTP/1.1",
