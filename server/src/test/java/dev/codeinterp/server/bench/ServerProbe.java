@@ -30,6 +30,8 @@ final class ServerProbe implements AutoCloseable {
     private final Samples rssMiB = new Samples();
     private final Samples threads = new Samples();
     private final Samples healthMs = new Samples();
+    private final Samples sessionsInUse = new Samples();
+    private final Samples creating = new Samples();
     private final AtomicInteger healthNotOk = new AtomicInteger();
     private final List<String> healthProblems = new ArrayList<>();
     private volatile ProcStatus first;
@@ -83,7 +85,12 @@ final class ServerProbe implements AutoCloseable {
             problem = r.status() + " " + ApiClient.abbreviate(r.body());
         } else {
             try {
-                String status = r.json().optString("status", "?");
+                var health = r.json();
+                String status = health.optString("status", "?");
+                if (health.has("use")) {
+                    sessionsInUse.add(health.object("use").optInteger("sessions", -1));
+                    creating.add(health.object("use").optInteger("creating", -1));
+                }
                 if (!"ok".equals(status)) {
                     problem = status + " " + ApiClient.abbreviate(r.body());
                 }
@@ -107,6 +114,10 @@ final class ServerProbe implements AutoCloseable {
                 indent, first.rssMiB(), rssMiB.max(), end.rssMiB(), first.threads(), threads.max(), end.threads());
         System.out.printf("%s/healthz each second: %d samples, %s; its latency %s%n", indent, healthMs.count(),
                 healthNotOk.get() == 0 ? "all \"ok\"" : healthNotOk.get() + " NOT ok", healthMs.summary("ms", 50, 95));
+        if (sessionsInUse.count() > 0) {
+            System.out.printf("%s/healthz use: at most %.0f sessions open and %.0f creates in flight at once%n", indent,
+                    sessionsInUse.max(), creating.max());
+        }
         synchronized (healthProblems) {
             healthProblems.forEach(p -> System.out.println(indent + "  " + p));
         }
