@@ -106,7 +106,7 @@ final class ApiClient {
         return send(request(path, token, timeout).GET().build());
     }
 
-    /** "503 sessions" → how many answers of that status named that limit. */
+    /** "503 sessions Retry-After 1 s" → how many answers of that status named that limit and wait. */
     Map<String, Integer> limitAnswers() {
         Map<String, Integer> out = new TreeMap<>();
         limitAnswers.forEach((k, v) -> out.put(k, v.get()));
@@ -125,7 +125,7 @@ final class ApiClient {
         } catch (RuntimeException e) {
             limit = "body not JSON";
         }
-        String key = r.status() + " " + limit + (r.retryAfter() == null ? " (no Retry-After!)" : "");
+        String key = r.status() + " " + limit + (r.retryAfter() == null ? " (no Retry-After!)" : " Retry-After " + r.retryAfter().trim() + " s");
         limitAnswers.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
     }
 

@@ -10,7 +10,7 @@ import java.util.Map;
  */
 record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, String label,
                    int sessions, Duration duration, Duration interval, Duration createDeadline,
-                   int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips) {
+                   int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips, int gapRounds, int background, boolean jitter, Duration healthEvery, int warmCells) {
 
     static BenchConfig fromEnvironment(Map<String, String> env) {
         return new BenchConfig(
@@ -27,7 +27,12 @@ record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, Stri
                 integer(env, "IDLE_CREATORS", 64),
                 Duration.ofSeconds(integer(env, "IDLE_DEADLINE", 900)),
                 Duration.ofSeconds(integer(env, "SETTLE", 10)),
-                integer(env, "ROUND_TRIPS", 200));
+                integer(env, "ROUND_TRIPS", 200),
+                integer(env, "GAP_ROUNDS", 20),
+                integer(env, "BACKGROUND", 0),
+                integer(env, "JITTER", 0) != 0,
+                Duration.ofMillis((long) (Double.parseDouble(env.getOrDefault("HEALTHZ_EVERY", "1")) * 1000)),
+                integer(env, "WARM_CELLS", 0));
     }
 
     private static String required(Map<String, String> env, String name) {

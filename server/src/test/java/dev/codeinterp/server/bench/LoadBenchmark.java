@@ -20,13 +20,13 @@ public final class LoadBenchmark {
         switch (args[0]) {
             case "busy" -> {
                 watchdog(config.createDeadline().plus(config.duration()).plusSeconds(240));
-                try (ServerProbe probe = new ServerProbe(api, config.serverPid()).start()) {
+                try (ServerProbe probe = new ServerProbe(api, config.serverPid(), config.healthEvery()).start()) {
                     new BusyScenario(config, api, probe).run();
                 }
             }
             case "idle" -> {
                 watchdog(config.idleDeadline().plus(config.settle()).plusSeconds(900));
-                try (ServerProbe probe = new ServerProbe(api, config.serverPid()).start()) {
+                try (ServerProbe probe = new ServerProbe(api, config.serverPid(), config.healthEvery()).start()) {
                     new IdleScenario(config, api, probe).run();
                 }
             }

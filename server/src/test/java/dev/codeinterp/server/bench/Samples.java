@@ -51,6 +51,6 @@ final class Samples {
         for (int p : percentiles) {
             sb.append(String.format("p%d=%.1f ", p, percentile(p)));
         }
-        return sb.append(String.format("max=%.1f %s (n=%d)", max(), unit, count())).toString();
+        return sb.append(String.format("max=%.1f%s (n=%d)", max(), unit.isEmpty() ? "" : " " + unit, count())).toString();
     }
 }

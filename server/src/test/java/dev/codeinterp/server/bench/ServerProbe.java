@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Watches the server while a scenario runs: its RSS and thread count from /proc every second,
- * and /healthz every second (each on its own thread, so a slow /healthz shows as slow, not as
+ * and /healthz every HEALTHZ_EVERY (1 s; each on its own thread, so a slow /healthz shows as slow, not as
  * a gap in the memory figures).
  */
 final class ServerProbe implements AutoCloseable {
@@ -37,9 +37,13 @@ final class ServerProbe implements AutoCloseable {
     private volatile ProcStatus first;
     private volatile ProcStatus last;
 
-    ServerProbe(ApiClient api, long pid) {
+    private final Duration healthEvery;
+
+    /** {@code healthEvery} zero leaves /healthz alone (it asks the Docker engine three questions each time). */
+    ServerProbe(ApiClient api, long pid, Duration healthEvery) {
         this.api = api;
         this.pid = pid;
+        this.healthEvery = healthEvery;
     }
 
     record ProcStatus(double rssMiB, int threads) {
@@ -48,7 +52,9 @@ final class ServerProbe implements AutoCloseable {
     ServerProbe start() {
         first = read();
         timer.scheduleAtFixedRate(this::sampleProc, 1, 1, TimeUnit.SECONDS);
-        timer.scheduleAtFixedRate(this::sampleHealth, 0, 1, TimeUnit.SECONDS);
+        if (!healthEvery.isZero()) {
+            timer.scheduleAtFixedRate(this::sampleHealth, 0, healthEvery.toMillis(), TimeUnit.MILLISECONDS);
+        }
         return this;
     }
 
@@ -112,7 +118,11 @@ final class ServerProbe implements AutoCloseable {
         ProcStatus end = last != null ? last : read();
         System.out.printf("%sserver RSS: start %.0f MiB, max %.0f MiB, end %.0f MiB; threads: start %d, max %.0f, end %d%n",
                 indent, first.rssMiB(), rssMiB.max(), end.rssMiB(), first.threads(), threads.max(), end.threads());
-        System.out.printf("%s/healthz each second: %d samples, %s; its latency %s%n", indent, healthMs.count(),
+        if (healthEvery.isZero()) {
+            System.out.println(indent + "/healthz not sampled (HEALTHZ_EVERY=0)");
+            return;
+        }
+        System.out.printf("%s/healthz every %.1f s: %d samples, %s; its latency %s%n", indent, healthEvery.toMillis() / 1000.0, healthMs.count(),
                 healthNotOk.get() == 0 ? "all \"ok\"" : healthNotOk.get() + " NOT ok", healthMs.summary("ms", 50, 95));
         if (sessionsInUse.count() > 0) {
             System.out.printf("%s/healthz use: at most %.0f sessions open and %.0f creates in flight at once%n", indent,
