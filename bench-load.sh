@@ -3,17 +3,22 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip]      (no argument: all four)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy]   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
 #   busy-pool  the same with a warm pool of BIG_POOL (32): what a bigger pool buys
 #   idle       IDLE sessions (1000) opened IDLE_CREATORS (64) at a time with MAX_SESSIONS=IDLE,
 #              held SETTLE s (10), then memory, the IDLE+1th create, and closing them all
-#   roundtrip  REST vs WebSocket `1+1` on one warm session, ROUND_TRIPS (200) each, and the
-#              pieces of a REST round trip measured apart
+#   roundtrip  REST vs WebSocket `1+1` on one session, ROUND_TRIPS (200) each, and the pieces of a
+#              REST round trip measured apart; then GAP_ROUNDS (20) more after INTERVAL idle each
+#   roundtrip-busy  the same while BACKGROUND users (SESSIONS) run the busy loop beside it
 #
 # Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
+# WARM_CELLS=N runs N cells on one session before busy starts, to measure a server whose JIT is warm.
+# HEALTHZ_EVERY=1 (s) samples /healthz; 0 leaves it alone, to see what the sampling itself costs.
+# JITTER=1 starts each user's loop at a random point of its first interval; by default users that
+# got their sessions together send their cells together (the issue's clients start at one moment).
 # Deadlines: CREATE_DEADLINE (180 s, busy creates), IDLE_DEADLINE (900 s, idle creates).
 # BENCH_API_KEY: sent with creates, for when CODEINTERP_API_KEYS in the environment makes the servers require keys.
 # CODEINTERP_IMAGE picks the image (default: the one sandbox-images/build-image.sh builds);
@@ -22,14 +27,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip) ;; *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
 export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROUND_TRIPS:-200}
-export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900}
+export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
+export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20}
+BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 POOL_SIZE=${POOL_SIZE:-2}
 BIG_POOL=${BIG_POOL:-32}
@@ -126,7 +134,7 @@ run_scenario() {
 
 echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime $RUNTIME, image $image"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL"
+echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS"
 echo
 # all clients come from one loopback address: the per-client quota must not be what stops them
 per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
@@ -139,6 +147,8 @@ for s in "${scenarios[@]}"; do
     # per-client quota above the total, so the IDLE+1th create meets the server's limit, not this client's
     idle) run_scenario idle "(MAX_SESSIONS=$IDLE, pool $POOL_SIZE, $RUNTIME)" idle $((IDLE_DEADLINE + SETTLE + 1000)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS="$IDLE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$((IDLE + 1)) ;;
-    roundtrip) run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+    roundtrip) BACKGROUND=0 run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+    roundtrip-busy) BACKGROUND=$BACKGROUND_USERS run_scenario roundtrip-busy "($RUNTIME)" roundtrip $((CREATE_DEADLINE + 900)) \
+            CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
   esac
 done

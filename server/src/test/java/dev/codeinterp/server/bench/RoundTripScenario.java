@@ -21,7 +21,8 @@ import java.util.Map;
  * trip is made of, each measured on its own: the HTTP stack alone (an unknown path), the session
  * lookup (a wrong token: SQLite read + token hash), lookup plus subscribe (the history of nothing),
  * and the same execute from a raw socket instead of the JDK HttpClient. Probes take turns, so a
- * noisy neighbour on the machine disturbs all of them alike.
+ * noisy neighbour on the machine disturbs all of them alike. Printed apart: the warm-up rounds (a
+ * server just started) and cells after an idle INTERVAL (as a busy user's are).
  */
 final class RoundTripScenario {
     private static final int WARM_UP = 20;
@@ -40,9 +41,9 @@ final class RoundTripScenario {
     }
 
     /** One measured thing: client wall time, and where known the server's own view of the same request. */
-    private record Probe(String name, Step step, Samples wall, Samples server, int[] errors) {
+    private record Probe(String name, Step step, Samples wall, Samples server, Samples cold, int[] errors) {
         Probe(String name, Step step) {
-            this(name, step, new Samples(), new Samples(), new int[1]);
+            this(name, step, new Samples(), new Samples(), new Samples(), new int[1]);
         }
     }
 
@@ -59,7 +60,9 @@ final class RoundTripScenario {
         String execPath = "/api/v1/sessions/" + s.id() + "/execute";
         String eventsPath = "/api/v1/sessions/" + s.id() + "/events";
         String onePlusOne = WireCodec.encode(new ExecuteRequest("1+1", "python", null, List.of()));
-        try (WsClient ws = WsClient.connect(config.url().replaceFirst("^http", "ws") + "/api/v1/sessions/" + s.id() + "/ws", null);
+        try (BackgroundLoad load = BackgroundLoad.start(http11, config.interval(), config.jitter(), config.background(),
+                Instant.now().plus(config.createDeadline()));
+             WsClient ws = WsClient.connect(config.url().replaceFirst("^http", "ws") + "/api/v1/sessions/" + s.id() + "/ws", null);
              RawHttp raw = RawHttp.keptAlive(config.url());
              RawHttp nagle = RawHttp.nagleSplit(config.url());
              RawHttp fresh = RawHttp.connectionPerRequest(config.url())) {
@@ -90,17 +93,44 @@ final class RoundTripScenario {
                     Samples server = i < WARM_UP ? scratch : p.server();
                     long t0 = System.nanoTime();
                     boolean ok = p.step().run(server);
-                    if (i >= WARM_UP) {
-                        p.wall().add((System.nanoTime() - t0) / 1e6);
-                        p.errors()[0] += ok ? 0 : 1;
-                    }
+                    (i < WARM_UP ? p.cold() : p.wall()).add((System.nanoTime() - t0) / 1e6);
+                    p.errors()[0] += ok ? 0 : 1;
                 }
             }
             print(probes);
+            printCold(probes);
+            afterIdleGap(ws, http11, s);
+            if (config.background() > 0) {
+                System.out.println("  background users while measuring: " + load.summary());
+            }
         } finally {
             http11.delete(s);
             http11.delete(alone);
         }
+    }
+
+    /**
+     * The same cells after the session sat idle for one INTERVAL, as a busy user's are: back to back,
+     * everything is warm (caches, the runner's pages, the scheduler's choice of core); every 2 s, not.
+     */
+    private void afterIdleGap(WsClient ws, ApiClient http11, ApiClient.SessionRef s) throws Exception {
+        int rounds = config.gapRounds();
+        if (rounds == 0) {
+            return;
+        }
+        Probe webSocket = new Probe("WebSocket execute -> finished frame", server -> webSocket(ws, server));
+        Probe rest = new Probe("REST execute, JDK HttpClient HTTP/1.1", server -> restOk(http11.execute(s, "1+1"), server));
+        for (int i = 0; i < rounds; i++) {
+            for (Probe p : List.of(webSocket, rest)) {
+                Thread.sleep(config.interval().toMillis());
+                long t0 = System.nanoTime();
+                boolean ok = p.step().run(p.server());
+                p.wall().add((System.nanoTime() - t0) / 1e6);
+                p.errors()[0] += ok ? 0 : 1;
+            }
+        }
+        System.out.printf("  -- the same after %.1f s idle before each cell (n=%d each)%n", config.interval().toMillis() / 1000.0, rounds);
+        print(List.of(webSocket, rest), false);
     }
 
     /**
@@ -161,9 +191,26 @@ final class RoundTripScenario {
         return "ok".equals(o.string("status")) && !results.isEmpty() && "2".equals(results.get(0).optString("text/plain", null));
     }
 
+    /** The warm-up rounds, kept: what the first requests to a server just started cost, before its JIT has compiled them. */
+    private static void printCold(List<Probe> probes) {
+        System.out.printf("  -- the %d warm-up rounds, on a server just started (its JIT not yet warm)%n", WARM_UP);
+        for (Probe p : probes) {
+            System.out.printf("  %-88s %s%n", p.name(), p.cold().summary("ms", 50, 95));
+        }
+    }
+
     private void print(List<Probe> probes) {
-        System.out.printf("== round trip %s: one warm session, probes taking turns, n=%d each after %d warm-up%n",
-                config.label(), config.roundTrips(), WARM_UP);
+        print(probes, true);
+    }
+
+    private void print(List<Probe> probes, boolean withHeader) {
+        if (withHeader) {
+            String load = config.background() == 0 ? "no other load"
+                    : config.background() + " background users each running a cell every " + config.interval().toMillis() / 1000.0 + " s"
+                    + (config.jitter() ? " (loops started at random points)" : " (loops in step)");
+            System.out.printf("== round trip %s: one warm session, probes taking turns, n=%d each after %d warm-up; %s%n",
+                    config.label(), config.roundTrips(), WARM_UP, load);
+        }
         List<String> lines = new ArrayList<>();
         for (Probe p : probes) {
             lines.add(String.format("  %-88s %s%s", p.name(), p.wall().summary("ms", 50, 95),
@@ -172,8 +219,10 @@ final class RoundTripScenario {
                 lines.add(String.format("  %-88s %s", "    of which the server's own time for the cell", p.server().summary("ms", 50, 95)));
             }
         }
-        frameArrivals.forEach((type, ms) -> lines.add(String.format("  %-88s %s", "WebSocket probe: its '" + type + "' frame arrived after",
-                ms.summary("ms", 50, 95))));
+        if (withHeader) {
+            frameArrivals.forEach((type, ms) -> lines.add(String.format("  %-88s %s",
+                    "WebSocket probe: its '" + type + "' frame arrived after", ms.summary("ms", 50, 95))));
+        }
         lines.forEach(System.out::println);
     }
 }
