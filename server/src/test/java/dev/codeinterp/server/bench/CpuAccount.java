@@ -82,6 +82,9 @@ final class CpuAccount {
         if (name.startsWith("kworker")) {
             return "kernel workers";
         }
+        if (name.equals("exe")) {
+            return "runsc sandboxes (exe)"; // gVisor's sentry and gofer re-exec themselves as "exe"
+        }
         if (name.equals("java")) {
             return "other JVMs";
         }
