@@ -11,6 +11,9 @@ mvn -q -B -pl server test-compile
 java -cp "server/target/test-classes:server/target/classes:$(cat server/target/test-classpath.txt)" \
   -Dorg.slf4j.simpleLogger.defaultLogLevel=warn dev.codeinterp.server.bench.Benchmark
 
+# Load scenarios (issue 9): 200 busy sessions, 1,000 idle ones, REST vs WebSocket; scale with SESSIONS=, IDLE=, RUNTIME=.
+bash bench-load.sh
+
 # Local mode's figures (Pyodide in Debian's Chromium): first result cold/warm, 1+1 round trip, bytes on the wire.
 bash scripts/setup-browser.sh && (cd e2e-playwright && npm ci --no-audit --no-fund --silent)
 data=$(mktemp -d) && port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

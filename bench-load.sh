@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The load benchmark of issue 9: figures, never a test (nothing asserts on them).
+# Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
+# settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
+#
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip]      (no argument: all four)
+#
+#   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
+#              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
+#   busy-pool  the same with a warm pool of BIG_POOL (32): what a bigger pool buys
+#   idle       IDLE sessions (1000) opened IDLE_CREATORS (64) at a time with MAX_SESSIONS=IDLE,
+#              held SETTLE s (10), then memory, the IDLE+1th create, and closing them all
+#   roundtrip  REST vs WebSocket `1+1` on one warm session, ROUND_TRIPS (200) each, and the
+#              pieces of a REST round trip measured apart
+#
+# Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
+# Deadlines: CREATE_DEADLINE (180 s, busy creates), IDLE_DEADLINE (900 s, idle creates).
+# BENCH_API_KEY: sent with creates, for when CODEINTERP_API_KEYS in the environment makes the servers require keys.
+# CODEINTERP_IMAGE picks the image (default: the one sandbox-images/build-image.sh builds);
+# other CODEINTERP_* settings in the environment reach the servers as they are.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip)
+for s in "${scenarios[@]}"; do
+  case "$s" in busy|busy-pool|idle|roundtrip) ;; *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip)" >&2; exit 2 ;; esac
+done
+
+export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
+export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROUND_TRIPS:-200}
+export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900}
+RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
+POOL_SIZE=${POOL_SIZE:-2}
+BIG_POOL=${BIG_POOL:-32}
+
+log() { echo "[bench-load] $*" >&2; }
+
+bash scripts/setup-host.sh
+image=${CODEINTERP_IMAGE:-$(bash sandbox-images/build-image.sh)}
+
+# Build when a source or pom changed since the last build (the reactor resolves our own modules;
+# nothing is installed into ~/.m2). The classpath file doubles as the build's time stamp.
+classpath_file=server/target/bench-classpath.txt
+if [ ! -f server/target/app/codeinterp-server.jar ] || [ ! -f "$classpath_file" ] \
+   || [ ! -f server/target/test-classes/dev/codeinterp/server/bench/LoadBenchmark.class ] \
+   || [ -n "$(find . \( -name node_modules -o -name target -o -name .git \) -prune -o -newer "$classpath_file" -type f \
+              \( -path '*/src/*' -o -name pom.xml \) -print -quit)" ]; then
+  log "building"
+  mvn -q -B -DskipTests package dependency:build-classpath \
+    -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
+  touch "$classpath_file"
+fi
+classpath="server/target/test-classes:server/target/classes:$(cat "$classpath_file")"
+
+server=""
+data=""
+# Stops this script's server (its shutdown removes its sandboxes), removes whatever it left
+# under its own deployment label, and unmounts and deletes its data dir.
+stop_server() {
+  if [ -n "$server" ]; then
+    kill -TERM "$server" 2>/dev/null || true
+    for _ in $(seq 1 240); do kill -0 "$server" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=""
+  fi
+  if [ -n "$data" ]; then
+    # every step may fail (the engine restarted under us); none may stop the cleanup (set -e holds in traps)
+    local deployment left
+    deployment=$(printf %s "$data" | sha256sum | cut -c1-16)
+    left=$(docker ps -aq --filter label=dev.codeinterp.managed=true --filter "label=dev.codeinterp.deployment=$deployment" 2>/dev/null || true)
+    if [ -n "$left" ]; then
+      log "removing $(echo "$left" | wc -l) sandbox(es) the server left behind"
+      echo "$left" | xargs docker rm -f >/dev/null 2>&1 || true
+    fi
+    bash scripts/unmount-under.sh "$data" || true
+    rm -rf "$data" || true
+    data=""
+  fi
+}
+trap 'stop_server' EXIT
+trap 'exit 130' INT TERM
+
+# run_scenario NAME LABEL CLIENT_SCENARIO DEADLINE_SECONDS [CODEINTERP_X=value ...]
+run_scenario() {
+  local name=$1 label=$2 client=$3 deadline=$4
+  shift 4
+  data=$(mktemp -d /tmp/codeinterp-bench.XXXXXX)
+  local port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  env CODEINTERP_HOST=127.0.0.1 CODEINTERP_PORT="$port" CODEINTERP_DATA_DIR="$data" CODEINTERP_IMAGE="$image" \
+      CODEINTERP_RUNTIME="$RUNTIME" "$@" \
+      java -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
+  server=$!
+  local up=0
+  for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && { up=1; break; }
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.5
+  done
+  if [ "$up" != 1 ]; then
+    echo "!! $name: the server did not come up; its log ends:"; tail -20 "$data/server.log"
+    stop_server
+    return
+  fi
+  # let the warm pool fill, so every scenario starts from the state a user would meet
+  local t0=$SECONDS pool="?"
+  for _ in $(seq 1 360); do
+    pool=$(curl -s "http://127.0.0.1:$port/healthz" | python3 -c 'import json,sys; p=json.load(sys.stdin)["pool"]; print(p["ready"], "/", p["target"])' || echo "?")
+    [ "${pool% / *}" = "${pool#* / }" ] && break
+    sleep 0.5
+  done
+  echo "# $name: server up, warm pool $pool ready after $((SECONDS - t0)) s"
+  local status=0
+  BENCH_URL="http://127.0.0.1:$port" BENCH_SERVER_PID="$server" BENCH_DATA_DIR="$data" BENCH_LABEL="$label" \
+    timeout --kill-after=10 "$deadline" \
+    java -cp "$classpath" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn dev.codeinterp.server.bench.LoadBenchmark "$client" \
+    || status=$?
+  if [ "$status" != 0 ]; then
+    echo "!! $name ended with status $status; the server's log ends:"; tail -20 "$data/server.log"
+  fi
+  stop_server
+  echo
+}
+
+echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime $RUNTIME, image $image"
+echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL"
+echo
+# all clients come from one loopback address: the per-client quota must not be what stops them
+per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
+for s in "${scenarios[@]}"; do
+  case "$s" in
+    busy) run_scenario busy "(pool $POOL_SIZE, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
+            CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
+    busy-pool) run_scenario busy-pool "(pool $BIG_POOL, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
+            CODEINTERP_POOL_SIZE="$BIG_POOL" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
+    # per-client quota above the total, so the IDLE+1th create meets the server's limit, not this client's
+    idle) run_scenario idle "(MAX_SESSIONS=$IDLE, pool $POOL_SIZE, $RUNTIME)" idle $((IDLE_DEADLINE + SETTLE + 1000)) \
+            CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS="$IDLE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$((IDLE + 1)) ;;
+    roundtrip) run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+  esac
+done
