@@ -6,6 +6,8 @@ import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.sandbox.SandboxSpec;
+import dev.codeinterp.server.session.Admission;
+import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.store.Database;
@@ -39,8 +41,11 @@ public final class Main implements AutoCloseable {
         this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0);
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
-                new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes()),
-                settings.runtime(), settings.idleTtl());
+                new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
+                        settings.maxQueuedCells()),
+                settings.runtime(), settings.idleTtl(),
+                new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
+                        settings.maxQueuedCells(), settings.maxConcurrentCreates())));
         this.web = new WebServer(settings, sessions, backend, pool);
     }
 
@@ -94,6 +99,9 @@ public final class Main implements AutoCloseable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0) {
+            System.exit(Commands.run(args, System.out, System.err));
+        }
         Settings settings = Settings.fromEnvironment(System.getenv());
         Main main = new Main(settings).start(settings);
         Runtime.getRuntime().addShutdownHook(new Thread(main::close, "shutdown"));

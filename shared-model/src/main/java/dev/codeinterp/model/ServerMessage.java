@@ -11,7 +11,13 @@ public sealed interface ServerMessage permits ServerMessage.Welcome, ServerMessa
     record EventFrame(SessionEvent event) implements ServerMessage {
     }
 
-    /** A frame the server could not accept; the connection stays open unless the hello failed. */
-    record ProtocolError(String message) implements ServerMessage {
+    /**
+     * A frame the server could not accept; the connection stays open unless the hello failed.
+     * {@code limit} names the admission limit that refused an execute (nothing was queued), else null.
+     */
+    record ProtocolError(String message, Limit limit) implements ServerMessage {
+        public ProtocolError(String message) {
+            this(message, null);
+        }
     }
 }

@@ -200,9 +200,13 @@ public final class WireCodec {
             m.put("runtime", w.runtime());
             m.put("last_seq", w.lastSeq());
         } else {
+            ServerMessage.ProtocolError p = (ServerMessage.ProtocolError) message;
             m = new LinkedHashMap<>();
             m.put("frame", "protocol_error");
-            m.put("message", ((ServerMessage.ProtocolError) message).message());
+            m.put("message", p.message());
+            if (p.limit() != null) {
+                m.put("limit", p.limit().wire());
+            }
         }
         return Json.write(m);
     }
@@ -216,7 +220,7 @@ public final class WireCodec {
             case "welcome":
                 return new ServerMessage.Welcome(o.string("session_id"), o.optString("runtime", ""), o.optInteger("last_seq", 0));
             case "protocol_error":
-                return new ServerMessage.ProtocolError(o.optString("message", ""));
+                return new ServerMessage.ProtocolError(o.optString("message", ""), Limit.fromWire(o.optString("limit", null)));
             default:
                 throw new JsonException("unknown frame '" + frame + "'");
         }
@@ -370,8 +374,26 @@ public final class WireCodec {
 
     /** {@code {"error": message}}: the body of every 4xx/5xx answer. */
     public static String encodeError(String message) {
+        return encode(ApiError.of(message));
+    }
+
+    /** {@code {"error", "limit"?, "retry_after"?}}: an error body, with the limit that refused the request if one did. */
+    public static String encode(ApiError error) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("error", message);
+        m.put("error", error.error());
+        if (error.limit() != null) {
+            m.put("limit", error.limit().wire());
+        }
+        if (error.retryAfterSeconds() != null) {
+            m.put("retry_after", error.retryAfterSeconds());
+        }
         return Json.write(m);
+    }
+
+    public static ApiError decodeApiError(String json) {
+        JsonObject o = JsonObject.parse(json);
+        Long retry = o.optIntegerOrNull("retry_after");
+        return new ApiError(o.optString("error", ""), Limit.fromWire(o.optString("limit", null)),
+                retry == null ? null : (int) Math.min(Integer.MAX_VALUE, Math.max(0, retry)));
     }
 }

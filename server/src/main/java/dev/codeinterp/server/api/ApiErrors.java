@@ -1,9 +1,12 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.ApiError;
+import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.sandbox.SandboxException;
+import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.config.RoutesConfig;
@@ -15,6 +18,8 @@ import org.slf4j.LoggerFactory;
 /** Every failure becomes {@code {"error": message}} with a fitting status, mapped here and nowhere else. */
 final class ApiErrors {
     private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+    /** When no sandbox could be started (engine down or restarting): it usually recovers within seconds. */
+    private static final int SANDBOX_RETRY_S = 5;
 
     private ApiErrors() {
     }
@@ -32,7 +37,18 @@ final class ApiErrors {
             case CONFLICT -> 409;
             case UNAVAILABLE -> 503;
         }, e.getMessage()));
-        routes.exception(SandboxException.class, (e, ctx) -> respond(ctx, 503, "no sandbox available: " + e.getMessage()));
+        routes.exception(SandboxException.class, (e, ctx) -> {
+            ctx.header("Retry-After", String.valueOf(SANDBOX_RETRY_S));
+            respond(ctx, 503, new ApiError("no sandbox available: " + e.getMessage(), null, SANDBOX_RETRY_S));
+        });
+        routes.exception(LimitExceededException.class, (e, ctx) -> {
+            ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
+            respond(ctx, status(e.limit()), new ApiError(e.getMessage(), e.limit(), e.retryAfterSeconds()));
+        });
+        routes.exception(Clients.Unauthorized.class, (e, ctx) -> {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"codeinterp\"");
+            respond(ctx, 401, e.getMessage());
+        });
         routes.exception(Exception.class, (e, ctx) -> {
             log.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);
             respond(ctx, 500, "internal error");
@@ -45,7 +61,19 @@ final class ApiErrors {
     }
 
     static void respond(Context ctx, int status, String message) {
-        ctx.status(status).contentType("application/json").result(WireCodec.encodeError(message));
+        respond(ctx, status, ApiError.of(message));
+    }
+
+    static void respond(Context ctx, int status, ApiError error) {
+        ctx.status(status).contentType("application/json").result(WireCodec.encode(error));
+    }
+
+    /** A client over its own quota is told 429; a server that is full (for everyone) answers 503. */
+    static int status(Limit limit) {
+        return switch (limit) {
+            case SESSIONS_PER_CLIENT, QUEUED_CELLS -> 429;
+            case SESSIONS, CONCURRENT_CREATES -> 503;
+        };
     }
 
     /** A request that is well-formed JSON but asks for something we do not do. */

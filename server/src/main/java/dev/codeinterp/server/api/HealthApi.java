@@ -4,6 +4,8 @@ import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.sandbox.EngineInfo;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.Admission;
+import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.http.Context;
 
@@ -16,11 +18,13 @@ final class HealthApi {
     private final SandboxBackend backend;
     private final SandboxPool pool;
     private final SessionManager sessions;
+    private final boolean keysRequired;
 
-    HealthApi(SandboxBackend backend, SandboxPool pool, SessionManager sessions) {
+    HealthApi(SandboxBackend backend, SandboxPool pool, SessionManager sessions, boolean keysRequired) {
         this.backend = backend;
         this.pool = pool;
         this.sessions = sessions;
+        this.keysRequired = keysRequired;
     }
 
     void health(Context ctx) {
@@ -42,6 +46,19 @@ final class HealthApi {
         body.put("image", info.image());
         body.put("pool", poolState);
         body.put("sessions", sessions.liveCount());
+        body.put("auth_required", keysRequired);
+        Admission admission = sessions.admission();
+        AdmissionLimits l = admission.limits();
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("sessions", l.maxSessions());
+        limits.put("sessions_per_client", l.maxSessionsPerClient());
+        limits.put("queued_cells", l.maxQueuedCells());
+        limits.put("concurrent_creates", l.maxConcurrentCreates());
+        body.put("limits", limits);
+        Map<String, Object> use = new LinkedHashMap<>();
+        use.put("sessions", admission.open());
+        use.put("creating", admission.creating());
+        body.put("use", use);
         RestApi.json(ctx, 200, Json.write(body));
     }
 }

@@ -7,6 +7,7 @@ import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.WorkspaceNames;
+import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -25,21 +26,24 @@ final class RestApi {
 
     private final SessionManager sessions;
     private final Settings settings;
+    private final Clients clients;
 
-    RestApi(SessionManager sessions, Settings settings) {
+    RestApi(SessionManager sessions, Settings settings, Clients clients) {
         this.sessions = sessions;
         this.settings = settings;
+        this.clients = clients;
     }
 
     void executeOnce(Context ctx) {
+        Client client = clients.of(ctx);
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(request.code(), timeout(request), request.files(), settings.maxReturnedFilesBytes());
+        ExecuteResponse response = sessions.executeOnce(client, request.code(), timeout(request), request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
     void createSession(Context ctx) {
-        SessionManager.Created created = sessions.create(false);
+        SessionManager.Created created = sessions.create(clients.of(ctx), false);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("id", created.session().id());
         body.put("token", created.token());

@@ -6,6 +6,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionManager;
@@ -126,6 +127,8 @@ final class SessionSocket {
                 default:
                     break;
             }
+        } catch (LimitExceededException e) {
+            connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
         } catch (IllegalArgumentException | SessionClosedException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
         }

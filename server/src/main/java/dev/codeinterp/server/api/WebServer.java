@@ -20,9 +20,10 @@ public final class WebServer implements AutoCloseable {
     private final SessionSocket socket;
 
     public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
-        RestApi rest = new RestApi(sessions, settings);
+        Clients clients = new Clients(settings);
+        RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
-        HealthApi health = new HealthApi(backend, pool, sessions);
+        HealthApi health = new HealthApi(backend, pool, sessions, clients.keysRequired());
         this.socket = new SessionSocket(sessions, settings);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.app = Javalin.create(config -> {
@@ -30,6 +31,9 @@ public final class WebServer implements AutoCloseable {
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages()));
+            // Jetty's per-connection header cache matches values ignoring case by default: a key or token
+            // differing from an earlier one on the same connection only in case was read as the earlier one
+            config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
             config.jetty.multipartConfig.cacheDirectory(settings.dataDir().resolve("uploads").toString());
             config.jetty.multipartConfig.maxFileSize(settings.maxUploadBytes(), SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(settings.maxUploadBytes() + (64 << 10), SizeUnit.BYTES);

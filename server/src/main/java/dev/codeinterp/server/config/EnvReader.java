@@ -29,6 +29,18 @@ final class EnvReader {
         }
     }
 
+    boolean bool(String name, boolean fallback) {
+        String v = string(name, null);
+        if (v == null) {
+            return fallback;
+        }
+        switch (v.toLowerCase(Locale.ROOT)) {
+            case "true": case "1": case "yes": return true;
+            case "false": case "0": case "no": return false;
+            default: throw invalid(name, v, "true or false");
+        }
+    }
+
     double decimal(String name, double fallback) {
         String v = string(name, null);
         try {

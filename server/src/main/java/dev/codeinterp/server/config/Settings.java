@@ -34,7 +34,13 @@ public record Settings(
         long maxReturnedFilesBytes,
         String pyodidePackagesUrl,
         Path wheelhouseDir,
-        String dockerHost) {
+        String dockerHost,
+        List<ApiKey> apiKeys,
+        boolean allowAnonymous,
+        int maxSessions,
+        int maxSessionsPerClient,
+        int maxQueuedCells,
+        int maxConcurrentCreates) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -60,14 +66,45 @@ public record Settings(
         if (cpus <= 0) {
             throw new IllegalArgumentException("cpus must be positive");
         }
+        if (maxSessions < 1 || maxSessionsPerClient < 1 || maxQueuedCells < 1 || maxConcurrentCreates < 1) {
+            throw new IllegalArgumentException("MAX_SESSIONS, MAX_SESSIONS_PER_CLIENT, MAX_QUEUED_CELLS and "
+                    + "MAX_CONCURRENT_CREATES must be at least 1");
+        }
         allowedOrigins = List.copyOf(allowedOrigins);
+        apiKeys = List.copyOf(apiKeys);
+        if (!isLoopback(host) && apiKeys.isEmpty() && !allowAnonymous) {
+            throw new IllegalArgumentException("refusing to listen on " + host + " without API keys: anyone who can reach it "
+                    + "could run code here. Set CODEINTERP_API_KEYS to a keys file (see README, 'Running it for a team'), "
+                    + "or CODEINTERP_ALLOW_ANONYMOUS=true if this network is trusted, or CODEINTERP_HOST=127.0.0.1");
+        }
+    }
+
+    /** Whether API keys guard session creation and one-shot execution. */
+    public boolean keysRequired() {
+        return !apiKeys.isEmpty();
+    }
+
+    /** Only this machine can connect: a loopback literal or the name localhost (never resolved through DNS). */
+    static boolean isLoopback(String host) {
+        String h = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if ("localhost".equalsIgnoreCase(h)) {
+            return true;
+        }
+        if (!h.matches("[0-9.]+|[0-9A-Fa-f:.]+")) {
+            return false; // a name: it could resolve to anything
+        }
+        try {
+            return java.net.InetAddress.getByName(h).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Defaults, overridden by {@code CODEINTERP_*} variables of {@code env}. */
     public static Settings fromEnvironment(Map<String, String> env) {
         EnvReader r = new EnvReader(env);
         return new Settings(
-                r.string("HOST", "0.0.0.0"),
+                r.string("HOST", "127.0.0.1"),
                 r.integer("PORT", 8080),
                 Path.of(r.string("DATA_DIR", "data")).toAbsolutePath(),
                 r.string("IMAGE", "codeinterp-sandbox:latest"),
@@ -91,7 +128,13 @@ public record Settings(
                 r.bytes("MAX_RETURNED_FILES", 32L << 20),
                 r.string("PYODIDE_PACKAGES_URL", "/pyodide/"),
                 Path.of(r.string("WHEELHOUSE", r.string("DATA_DIR", "data") + "/wheelhouse")).toAbsolutePath(),
-                r.string("DOCKER_HOST", null));
+                r.string("DOCKER_HOST", null),
+                r.string("API_KEYS", null) == null ? List.of() : ApiKeysFile.read(Path.of(r.string("API_KEYS", null))),
+                r.bool("ALLOW_ANONYMOUS", false),
+                r.integer("MAX_SESSIONS", 1000),
+                r.integer("MAX_SESSIONS_PER_CLIENT", 250),
+                r.integer("MAX_QUEUED_CELLS", 32),
+                r.integer("MAX_CONCURRENT_CREATES", 8));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

@@ -14,7 +14,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -27,12 +26,14 @@ final class DockerSandbox implements Sandbox {
     /** Largest runner line kept: enough for a big PNG, small enough that a hostile line cannot hurt. */
     static final int MAX_LINE_BYTES = 16 << 20;
     private static final int TAIL_CHARS = 2000;
+    private static final long ATTACH_TIMEOUT_S = 30;
 
     private final DockerClient docker;
+    private final DockerClient streams;
     private final String containerId;
     private final String runtime;
     private final Workspace workspace;
-    private final Executor cleanup;
+    private final Consumer<String> removal;
     private final StdinFeed stdin = new StdinFeed();
     private final CompletableFuture<RunnerMessage.Ready> ready = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -42,18 +43,33 @@ final class DockerSandbox implements Sandbox {
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
-    DockerSandbox(DockerClient docker, String containerId, String runtime, Workspace workspace, Executor cleanup) {
+    /** {@code docker} for short calls, {@code streams} for the attach; {@code removal} takes the container when closed. */
+    DockerSandbox(DockerClient docker, DockerClient streams, String containerId, String runtime, Workspace workspace,
+                  Consumer<String> removal) {
         this.docker = docker;
+        this.streams = streams;
         this.containerId = containerId;
         this.runtime = runtime;
         this.workspace = workspace;
-        this.cleanup = cleanup;
+        this.removal = removal;
         this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
     }
 
-    /** Attaches to the created container; must happen before it starts so no output is lost. */
+    /**
+     * Attaches to the created container; must happen before it starts so no output is lost. Waits
+     * for the stream to open, or fails: docker-java's own {@code awaitStarted()} never returns when
+     * the attach fails before it opens (the engine went away between create and attach), which
+     * once held a session's worker and a start slot forever.
+     */
     void attach() throws InterruptedException {
+        CompletableFuture<Void> opened = new CompletableFuture<>();
         ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
+            @Override
+            public void onStart(java.io.Closeable stream) {
+                super.onStart(stream);
+                opened.complete(null);
+            }
+
             @Override
             public void onNext(Frame frame) {
                 if (frame.getStreamType() == StreamType.STDERR) {
@@ -65,6 +81,7 @@ final class DockerSandbox implements Sandbox {
 
             @Override
             public void onError(Throwable throwable) {
+                opened.completeExceptionally(throwable);
                 if (!closed.get()) {
                     log.debug("attach stream of {} failed", shortId(), throwable);
                 }
@@ -73,16 +90,23 @@ final class DockerSandbox implements Sandbox {
 
             @Override
             public void onComplete() {
+                opened.complete(null);
                 ended();
             }
         };
-        docker.attachContainerCmd(containerId)
+        streams.attachContainerCmd(containerId)
                 .withStdIn(stdin)
                 .withStdOut(true)
                 .withStdErr(true)
                 .withFollowStream(true)
                 .exec(callback);
-        callback.awaitStarted();
+        try {
+            opened.get(ATTACH_TIMEOUT_S, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new SandboxException("could not attach to the sandbox: " + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new SandboxException("the engine did not open the sandbox's stream within " + ATTACH_TIMEOUT_S + " s", e);
+        }
     }
 
     CompletableFuture<RunnerMessage.Ready> ready() {
@@ -183,7 +207,7 @@ final class DockerSandbox implements Sandbox {
         }
         alive = false;
         stdin.close();
-        cleanup.execute(() -> DockerSandboxBackend.remove(docker, containerId));
+        removal.accept(containerId);
     }
 
     private String shortId() {

@@ -13,9 +13,6 @@ import com.github.dockerjava.api.model.SELContext;
 import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Version;
 import com.github.dockerjava.api.model.Volume;
-import com.github.dockerjava.core.DefaultDockerClientConfig;
-import com.github.dockerjava.core.DockerClientImpl;
-import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
 import dev.codeinterp.server.files.Workspace;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,9 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /** Sandboxes as Docker containers, hardened per {@link SandboxSpec}, labelled so they can be found again. */
@@ -38,21 +38,37 @@ public final class DockerSandboxBackend implements SandboxBackend {
     public static final String LABEL_DEPLOYMENT = "dev.codeinterp.deployment";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
+    /** Sandboxes started at once, across new sessions, the warm pool and restarts: starts are CPU-bound on the engine. */
+    static final int CONCURRENT_STARTS = 8;
+    /** A container of ours that no open sandbox claims, older than this, is garbage (a removal that failed while the engine was away). */
+    private static final Duration STRAY_AGE = Duration.ofSeconds(60);
+    private static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
+    private static final long INFO_CACHE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final DockerConnections connections;
     private final DockerClient docker;
     private final SandboxSpec spec;
     private final String deploymentId;
     /** Identifies this server process; containers with another value are a previous process's orphans. */
     private final String instanceId = UUID.randomUUID().toString();
-    private final ExecutorService cleanup = Executors.newFixedThreadPool(2, r -> {
+    /** Containers of sandboxes not yet closed: everything else of this instance is removed by the sweep. */
+    private final Set<String> open = ConcurrentHashMap.newKeySet();
+    private final Semaphore starts = new Semaphore(CONCURRENT_STARTS, true);
+    private final ScheduledExecutorService cleanup = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "sandbox-cleanup");
         t.setDaemon(true);
         return t;
     });
+    private volatile EngineInfo lastInfo;
+    private volatile long lastInfoAt;
 
-    private DockerSandboxBackend(DockerClient docker, SandboxSpec spec, String deploymentId) {
-        this.docker = docker;
+    private DockerSandboxBackend(DockerConnections connections, SandboxSpec spec, String deploymentId) {
+        this.connections = connections;
+        this.docker = connections.control();
         this.spec = spec;
         this.deploymentId = deploymentId;
+        long every = SWEEP_EVERY.toMillis();
+        cleanup.scheduleWithFixedDelay(this::sweepStrays, every, every, TimeUnit.MILLISECONDS);
     }
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
@@ -62,17 +78,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     /** Connects to {@code dockerHost} (e.g. unix:///var/run/docker.sock), or DOCKER_HOST when null. */
     public static DockerSandboxBackend connect(SandboxSpec spec, String dockerHost, String deploymentId) {
-        DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
-        if (dockerHost != null) {
-            builder.withDockerHost(dockerHost);
-        }
-        DefaultDockerClientConfig config = builder.build();
-        ZerodepDockerHttpClient http = new ZerodepDockerHttpClient.Builder()
-                .dockerHost(config.getDockerHost())
-                .maxConnections(64)
-                .connectionTimeout(Duration.ofSeconds(5))
-                .build();
-        return new DockerSandboxBackend(DockerClientImpl.getInstance(config, http), spec, deploymentId);
+        return new DockerSandboxBackend(DockerConnections.open(dockerHost), spec, deploymentId);
     }
 
     public DockerClient client() {
@@ -85,6 +91,22 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     @Override
     public Sandbox start(Workspace workspace) {
+        try {
+            if (!starts.tryAcquire(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new SandboxException("the engine is busy starting other sandboxes; try again");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("interrupted while waiting to start a sandbox", e);
+        }
+        try {
+            return startGated(workspace);
+        } finally {
+            starts.release();
+        }
+    }
+
+    private Sandbox startGated(Workspace workspace) {
         String containerId;
         try {
             containerId = docker.createContainerCmd(spec.image())
@@ -109,7 +131,9 @@ public final class DockerSandboxBackend implements SandboxBackend {
         } catch (RuntimeException e) {
             throw new SandboxException("could not create a sandbox: " + e.getMessage(), e);
         }
-        DockerSandbox sandbox = new DockerSandbox(docker, containerId, spec.runtime(), workspace, cleanup);
+        open.add(containerId);
+        DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, spec.runtime(), workspace,
+                this::removeClosed);
         try {
             sandbox.attach();
             docker.startContainerCmd(containerId).exec();
@@ -124,6 +148,35 @@ public final class DockerSandboxBackend implements SandboxBackend {
             sandbox.close();
             throw new SandboxException("the sandbox did not start: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
                     + (exit.lastOutput().isEmpty() ? "" : " — last output: " + exit.lastOutput()), e);
+        }
+    }
+
+    /** A sandbox closed: no longer ours to keep; its container goes in the background (or, if the engine is away, by the sweep). */
+    private void removeClosed(String containerId) {
+        open.remove(containerId);
+        cleanup.execute(() -> remove(docker, containerId));
+    }
+
+    /**
+     * Removes containers of this process that no open sandbox claims: those whose removal failed
+     * while the engine was down or restarting. Never trusts only the in-memory set for what exists.
+     */
+    void sweepStrays() {
+        try {
+            long cutoff = System.currentTimeMillis() / 1000 - STRAY_AGE.toSeconds();
+            int removed = 0;
+            for (Container c : managedContainers()) {
+                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE)) && !open.contains(c.getId())
+                        && c.getCreated() != null && c.getCreated() < cutoff) {
+                    remove(docker, c.getId());
+                    removed++;
+                }
+            }
+            if (removed > 0) {
+                log.info("removed {} sandbox container(s) no open sandbox claimed", removed);
+            }
+        } catch (RuntimeException e) {
+            log.debug("sweep skipped: {}", e.getMessage());
         }
     }
 
@@ -185,8 +238,20 @@ public final class DockerSandboxBackend implements SandboxBackend {
         return deploymentId;
     }
 
+    /** The engine's state, probed at most once a second however often {@code /healthz} is asked. */
     @Override
     public EngineInfo info() {
+        EngineInfo cached = lastInfo;
+        if (cached != null && System.nanoTime() - lastInfoAt < INFO_CACHE_NANOS) {
+            return cached;
+        }
+        EngineInfo fresh = probe();
+        lastInfo = fresh;
+        lastInfoAt = System.nanoTime();
+        return fresh;
+    }
+
+    private EngineInfo probe() {
         try {
             Version version = docker.versionCmd().exec();
             Info info = docker.infoCmd().exec();
@@ -239,11 +304,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            try {
-                docker.close();
-            } catch (java.io.IOException ignored) {
-                // closing anyway
-            }
+            connections.close();
         }
     }
 }

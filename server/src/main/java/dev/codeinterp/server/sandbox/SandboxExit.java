@@ -7,6 +7,9 @@ public record SandboxExit(Integer exitCode, boolean oomKilled, String lastOutput
         if (oomKilled) {
             return "the interpreter ran out of memory and was restarted";
         }
+        if (exitCode != null && exitCode == 137) {
+            return "the interpreter was killed (SIGKILL, exit code 137) and was restarted";
+        }
         return "the interpreter exited" + (exitCode == null ? "" : " with code " + exitCode) + " and was restarted";
     }
 }

@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SandboxPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SandboxPool.class);
 
+    /** Short enough that the pool is warm again within seconds of the engine coming back. */
+    private static final long MAX_BACKOFF_MS = 5_000;
+
     private final SandboxBackend backend;
     private final Workspaces workspaces;
     private final int target;
@@ -121,7 +124,7 @@ public final class SandboxPool implements AutoCloseable {
                     lastProblem = e.getMessage();
                     log.warn("could not warm a sandbox: {}", e.getMessage());
                     sleep(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, 30_000);
+                    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
                     continue;
                 } finally {
                     starting.decrementAndGet();

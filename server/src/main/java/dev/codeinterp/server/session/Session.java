@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -83,6 +85,8 @@ public final class Session {
     private final ExecutionLimits limits;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Deque<Submit> pending = new ArrayDeque<>();
+    /** Cells accepted and not yet finished: submit counts up, each cell's one {@code finished} counts down. */
+    private final AtomicInteger outstanding = new AtomicInteger();
     private final Thread worker;
     private Sandbox sandbox;
     private Running current;
@@ -130,13 +134,26 @@ public final class Session {
         return workspace;
     }
 
-    /** Queues a cell; its {@code queued} event is stored before this returns. */
+    /**
+     * Queues a cell; its {@code queued} event is stored before this returns. Refused, with nothing
+     * stored, when the session already holds its limit of waiting and running cells.
+     */
     public String submit(String code, Duration timeout) {
         if (closed) {
             throw new SessionClosedException();
         }
+        if (outstanding.incrementAndGet() > limits.maxQueuedCells()) {
+            outstanding.decrementAndGet();
+            throw new LimitExceededException(Limit.QUEUED_CELLS, 1, "this session already has " + limits.maxQueuedCells()
+                    + " cells waiting or running, its limit; wait for one to finish");
+        }
         String executionId = Tokens.newId();
-        events.emit(executionId, new Event.Queued(code));
+        try {
+            events.emit(executionId, new Event.Queued(code));
+        } catch (RuntimeException e) {
+            outstanding.decrementAndGet();
+            throw e;
+        }
         busy = true;
         touch();
         inbox.add(new Submit(executionId, code, timeout));
@@ -394,7 +411,8 @@ public final class Session {
         String reason = exit.describe();
         if (current != null) {
             String executionId = current.cell.executionId();
-            boolean oom = exit.oomKilled() || (exit.exitCode() != null && exit.exitCode() == 137);
+            // only the engine's OOMKilled says out of memory: exit 137 alone is also `docker kill` or an outside SIGKILL
+            boolean oom = exit.oomKilled();
             if (oom) {
                 events.emit(executionId, new Event.Error("MemoryError", "the cell used more than the sandbox's "
                         + (limits.memoryBytes() >> 20) + " MiB of memory; the interpreter was restarted", List.of()));
@@ -442,6 +460,7 @@ public final class Session {
             emitArtifacts(executionId);
         }
         events.emit(executionId, finished);
+        outstanding.decrementAndGet();
         if (current != null && current.cell.executionId().equals(executionId)) {
             current = null;
         }

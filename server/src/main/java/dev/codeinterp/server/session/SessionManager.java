@@ -49,6 +49,9 @@ public final class SessionManager implements AutoCloseable {
     private final String runtime;
     private final Duration idleTtl;
     private final Map<String, Session> live = new ConcurrentHashMap<>();
+    /** Which client each live session counts against. */
+    private final Map<String, String> owners = new ConcurrentHashMap<>();
+    private final Admission admission;
     private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "session-reaper");
         t.setDaemon(true);
@@ -57,7 +60,8 @@ public final class SessionManager implements AutoCloseable {
 
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl) {
+                          Duration idleTtl, Admission admission) {
+        this.admission = admission;
         this.pool = pool;
         this.workspaces = workspaces;
         this.sessions = sessions;
@@ -82,24 +86,39 @@ public final class SessionManager implements AutoCloseable {
         reaper.scheduleWithFixedDelay(this::reapIdle, every, every, TimeUnit.MILLISECONDS);
     }
 
-    /** A new session with a warm sandbox, and its token (shown once, stored only as a hash). */
-    public Created create(boolean oneShot) {
+    /**
+     * A new session with a warm sandbox, and its token (shown once, stored only as a hash).
+     * Refused at once with {@link LimitExceededException} when admission says no.
+     */
+    public Created create(Client client, boolean oneShot) {
+        Admission.Ticket ticket = admission.admit(client);
         String id = Tokens.newId();
         String token = Tokens.newToken();
         long now = System.currentTimeMillis();
-        sessions.insert(new StoredSession(id, Tokens.hash(token), runtime, oneShot, now, now, null, null));
-        Session session = newSession(id, 0, null);
-        live.put(id, session);
+        Session session = null;
         try {
+            sessions.insert(new StoredSession(id, Tokens.hash(token), runtime, oneShot, now, now, null, null, client.id()));
+            session = newSession(id, 0, null);
+            owners.put(id, client.id());
+            live.put(id, session);
             session.start(true);
+            ticket.created();
+            return new Created(session, token);
         } catch (RuntimeException e) {
+            ticket.abandon();
+            owners.remove(id);
             live.remove(id);
             sessions.markClosed(id, now);
-            session.close();
-            destroyWorkspace(session);
+            if (session != null) {
+                session.close();
+                destroyWorkspace(session);
+            }
             throw e;
         }
-        return new Created(session, token);
+    }
+
+    public Admission admission() {
+        return admission;
     }
 
     public record Created(Session session, String token) {
@@ -127,6 +146,9 @@ public final class SessionManager implements AutoCloseable {
         }
         Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace);
         session.start(false);
+        String owner = stored.client() == null ? "unknown" : stored.client();
+        owners.put(stored.id(), owner);
+        admission.count(owner);
         return session;
     }
 
@@ -148,7 +170,10 @@ public final class SessionManager implements AutoCloseable {
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
     public void close(Session session) {
-        live.remove(session.id());
+        if (live.remove(session.id(), session)) {
+            String owner = owners.remove(session.id());
+            admission.release(owner == null ? "unknown" : owner);
+        }
         session.close();
         sessions.markClosed(session.id(), System.currentTimeMillis());
         destroyWorkspace(session);
@@ -187,9 +212,9 @@ public final class SessionManager implements AutoCloseable {
      * in its workspace, answering with the files the code created or changed, up to
      * {@code maxReturnedBytes} of content in all; everything is removed afterwards.
      */
-    public ExecuteResponse executeOnce(String code, Duration timeout, List<ExecuteRequest.InputFile> files,
+    public ExecuteResponse executeOnce(Client client, String code, Duration timeout, List<ExecuteRequest.InputFile> files,
                                        long maxReturnedBytes) {
-        Created created = create(true);
+        Created created = create(client, true);
         Session session = created.session();
         try {
             Workspace workspace = session.workspace();

@@ -23,6 +23,7 @@ public final class SessionRepository {
                 .set(SESSIONS.CREATED_AT, s.createdAt())
                 .set(SESSIONS.LAST_ACTIVE_AT, s.lastActiveAt())
                 .set(SESSIONS.WORKSPACE, s.workspace())
+                .set(SESSIONS.CLIENT, s.client())
                 .execute());
     }
 
@@ -49,6 +50,6 @@ public final class SessionRepository {
 
     private static StoredSession toSession(SessionsRecord r) {
         return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
-                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt(), r.getWorkspace());
+                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt(), r.getWorkspace(), r.getClient());
     }
 }

@@ -1,6 +1,6 @@
 package dev.codeinterp.server.store;
 
-/** A session row. The token itself is never stored, only its SHA-256. */
+/** A session row. The token itself is never stored, only its SHA-256; {@code client} is who opened it (quotas). */
 public record StoredSession(String id, String tokenHash, String runtime, boolean oneShot, long createdAt,
-                            long lastActiveAt, Long closedAt, String workspace) {
+                            long lastActiveAt, Long closedAt, String workspace, String client) {
 }

@@ -1,0 +1,81 @@
+package dev.codeinterp.server.sandbox;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.core.DefaultDockerClientConfig;
+import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
+
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * Two docker-java clients over the same engine socket, so that a long-lived stream never holds what a
+ * control call needs. Every attach keeps its HTTP connection for the sandbox's whole life (docker-java
+ * hijacks it for stdin/stdout); from one shared pool of 64, ~60 sandboxes left every other call waiting
+ * out the pool's 3-minute request timeout. So:
+ * <ul>
+ *   <li>{@link #control()}: create, start, inspect, remove, list, info. A small pool with a response
+ *       timeout, used only by short calls, so a call waits at most for another short call.</li>
+ *   <li>{@link #streams()}: attach only. Unbounded in practice (one Unix-socket connection per
+ *       sandbox, closed when the sandbox goes), and no response timeout: an idle sandbox is silent
+ *       for hours. Each stream costs two threads (docker-java's reader and stdin copier).</li>
+ * </ul>
+ */
+final class DockerConnections implements AutoCloseable {
+    static final int CONTROL_CONNECTIONS = 32;
+    static final Duration CONTROL_RESPONSE_TIMEOUT = Duration.ofSeconds(90);
+    /** More than any number of sandboxes this host can hold: the admission limits bound sandboxes, not this. */
+    static final int STREAM_CONNECTIONS = 100_000;
+
+    private final DockerClient control;
+    private final DockerClient streams;
+
+    private DockerConnections(DockerClient control, DockerClient streams) {
+        this.control = control;
+        this.streams = streams;
+    }
+
+    /** Clients for {@code dockerHost} (e.g. unix:///var/run/docker.sock), or DOCKER_HOST / the local socket when null. */
+    static DockerConnections open(String dockerHost) {
+        DefaultDockerClientConfig.Builder builder = DefaultDockerClientConfig.createDefaultConfigBuilder();
+        if (dockerHost != null) {
+            builder.withDockerHost(dockerHost);
+        }
+        DefaultDockerClientConfig config = builder.build();
+        ZerodepDockerHttpClient controlHttp = new ZerodepDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .maxConnections(CONTROL_CONNECTIONS)
+                .connectionTimeout(Duration.ofSeconds(5))
+                .responseTimeout(CONTROL_RESPONSE_TIMEOUT)
+                .build();
+        ZerodepDockerHttpClient streamHttp = new ZerodepDockerHttpClient.Builder()
+                .dockerHost(config.getDockerHost())
+                .maxConnections(STREAM_CONNECTIONS)
+                .connectionTimeout(Duration.ofSeconds(5))
+                .build();
+        return new DockerConnections(DockerClientImpl.getInstance(config, controlHttp),
+                DockerClientImpl.getInstance(config, streamHttp));
+    }
+
+    DockerClient control() {
+        return control;
+    }
+
+    DockerClient streams() {
+        return streams;
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(streams);
+        closeQuietly(control);
+    }
+
+    private static void closeQuietly(DockerClient client) {
+        try {
+            client.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
