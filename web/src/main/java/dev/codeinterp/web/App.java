@@ -4,6 +4,8 @@ import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.List;
+
 /**
  * The page's composition root. The conversation lives in the URL's fragment: {@code #/s/<id>} a
  * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
@@ -17,9 +19,13 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final HTMLElement page = Dom.el("div", "page");
+    /** Cells run before the session could take them: shown under the conversation and sent once it can. */
+    private final PendingCells pending = new PendingCells();
     private ConversationView conversation;
     private Interpreter interpreter;
     private ModeSwitch.Mode mode = ModeSwitch.Mode.SERVER;
+    /** Why there is no session to run cells in (it could not be created), or null. */
+    private String noSession;
     /** Counts conversations asked for, so a session created after the user moved on is not opened. */
     private int requested;
 
@@ -34,6 +40,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         header.appendChild(status.root());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
+        page.appendChild(pending.root());
         layout.appendChild(page);
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
@@ -83,6 +90,8 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     }
 
     private void newConversation(String intro) {
+        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
+        noSession = null;
         modeSwitch.show(mode);
         if (mode == ModeSwitch.Mode.LOCAL) {
             open(LocalInterpreter.create(), intro);
@@ -98,7 +107,9 @@ public final class App implements Interpreter.Listener, Composer.Actions {
             }
             if (session == null) {
                 status.connection("offline");
-                status.problem(error + " Local mode (in this browser) still works.");
+                noSession = error + " Local mode (in this browser) still works.";
+                status.problem(noSession);
+                giveBack(pending.clear(), error + " Your cell is back in the composer; local mode (in this browser) still works.");
                 return;
             }
             open(session, intro);
@@ -106,6 +117,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     }
 
     private void close() {
+        pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();
             interpreter = null;
@@ -118,6 +130,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
 
     private void open(Interpreter next, String intro) {
         requested++;
+        noSession = null;
         close();
         mode = next instanceof LocalInterpreter ? ModeSwitch.Mode.LOCAL : ModeSwitch.Mode.SERVER;
         modeSwitch.show(mode);
@@ -127,7 +140,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
                 ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
                         + "Write Python below and press Shift+Enter to run it."
                 : "Write Python below and press Shift+Enter to run it.");
-        page.appendChild(conversation.root());
+        page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
@@ -149,11 +162,34 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         filesPanel.refresh();
     }
 
+    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
     @Override
     public void run(String code) {
-        if (interpreter != null && interpreter.execute(code)) {
+        if (interpreter == null && noSession != null) {
+            giveBack(List.of(code), noSession + " Your cell is back in the composer.");
+            return;
+        }
+        if (!pending.holding() && interpreter != null && interpreter.execute(code)) {
+            composer.setRunning(true);
+            return;
+        }
+        pending.waitingFor(interpreter == null ? "waiting for the session to start…" : "waiting for the connection…");
+        pending.hold(code);
+    }
+
+    private void sendHeld() {
+        if (interpreter != null && pending.flush(interpreter::execute) > 0) {
             composer.setRunning(true);
         }
+    }
+
+    /** Puts cells that will not run back in the composer, oldest first, and says why. */
+    private void giveBack(List<String> codes, String why) {
+        if (codes.isEmpty()) {
+            return;
+        }
+        composer.putBack(String.join("\n\n", codes));
+        status.problem(why);
     }
 
     @Override
@@ -179,6 +215,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
         if (event.event() instanceof Event.Queued q) {
+            pending.accepted(q.code());
             composer.remember(q.code());
             composer.setRunning(true);
         }
@@ -189,11 +226,27 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         status.connection(state);
         if ("connected".equals(state) || state.startsWith("ready")) {
             filesPanel.refresh();
+            sendHeld();
+        } else {
+            pending.waitingFor("waiting for the connection…");
         }
     }
 
     @Override
     public void onProblem(String message) {
         status.problem(message);
+    }
+
+    @Override
+    public void onRefused(String code, String message) {
+        pending.refused(code);
+        giveBack(List.of(code), message);
+        composer.setRunning(conversation != null && conversation.running());
+    }
+
+    @Override
+    public void onEnded(String message) {
+        status.problem(message);
+        giveBack(pending.clear(), message + " Your cell is back in the composer.");
     }
 }
