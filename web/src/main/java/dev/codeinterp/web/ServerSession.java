@@ -123,7 +123,7 @@ final class ServerSession implements Interpreter {
             }
             lastSeq = f.event().seq();
             if (f.event().event() instanceof Event.Queued q) {
-                answered(q.code());
+                answered(q.code(), f.event().seq());
             }
             listener.onEvent(f.event());
             settleUnconfirmed();
@@ -139,12 +139,15 @@ final class ServerSession implements Interpreter {
         }
     }
 
-    /** A cell was queued: if it is the oldest one this page sent, it is answered. */
-    private void answered(String code) {
-        if (code.equals(unanswered.peek())) {
-            unanswered.poll();
-        } else {
+    /**
+     * A cell was queued. Replayed events (up to the welcome's seq) can only answer cells sent on a
+     * socket that dropped; later ones answer the oldest cell sent on this socket.
+     */
+    private void answered(String code, long seq) {
+        if (seq <= replayEnd) {
             unconfirmed.remove(code);
+        } else if (code.equals(unanswered.peek())) {
+            unanswered.poll();
         }
     }
 
