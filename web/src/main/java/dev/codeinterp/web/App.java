@@ -26,8 +26,9 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     private ModeSwitch.Mode mode = ModeSwitch.Mode.SERVER;
     /** Why there is no session to run cells in (it could not be created), or null. */
     private String noSession;
-    /** Counts conversations asked for, so a session created after the user moved on is not opened. */
-    private int requested;
+    /** Getting a server session (null when none is being got): a new conversation or an open one cancels it. */
+    private SessionStarter starter;
+    private final ApiKeyForm keyForm = new ApiKeyForm(this::useKey);
 
     public static void main(String[] args) {
         new App().start();
@@ -100,23 +101,79 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         close();
         status.describe("Server");
         status.connection("starting a session");
-        int ticket = ++requested;
-        ServerSession.create((session, error) -> {
-            if (ticket != requested) {
-                return; // the user chose something else meanwhile; the session idles out on the server
-            }
-            if (session == null) {
-                status.connection("offline");
-                noSession = error + " Local mode (in this browser) still works.";
-                status.problem(noSession);
-                giveBack(pending.clear(), error + " Your cell is back in the composer; local mode (in this browser) still works.");
-                return;
-            }
+        pending.waitingFor("waiting for the session to start…");
+        starter = new SessionStarter(new Starting(intro));
+        starter.start();
+    }
+
+    /** What becomes of the server session being got for a new conversation. */
+    private final class Starting implements SessionStarter.Listener {
+        private final String intro;
+
+        Starting(String intro) {
+            this.intro = intro;
+        }
+
+        @Override
+        public void started(ServerSession session) {
             open(session, intro);
-        });
+        }
+
+        @Override
+        public void keyNeeded(boolean refused) {
+            status.connection("API key needed");
+            status.problem(refused ? "The API key was not accepted." : null);
+            pending.waitingFor("waiting for the API key…");
+            if (keyForm.root().getParentNode() == null) {
+                page.insertBefore(keyForm.root(), pending.root());
+            }
+            keyForm.ask(refused);
+        }
+
+        @Override
+        public void waiting(String sentence) {
+            status.connection("waiting for the server");
+            status.problem(sentence);
+            pending.waitingFor("waiting for the session…");
+        }
+
+        @Override
+        public void failed(String sentence) {
+            starter = null;
+            status.connection("offline");
+            noSession = sentence + " Local mode (in this browser) still works.";
+            status.problem(noSession);
+            giveBack(pending.clear(), sentence + " Your cell is back in the composer; local mode (in this browser) still works.");
+        }
+    }
+
+    private void useKey(String key) {
+        hideKeyForm();
+        status.connection("starting a session");
+        status.problem(null);
+        pending.waitingFor("waiting for the session to start…");
+        if (starter != null) {
+            starter.useKey(key);
+        }
+    }
+
+    private void hideKeyForm() {
+        if (keyForm.root().getParentNode() != null) {
+            page.removeChild(keyForm.root());
+        }
+    }
+
+    /** Stops getting a server session: its answer, if it still comes, is ignored. */
+    private void stopStarting() {
+        if (starter != null) {
+            starter.cancel();
+            starter = null;
+        }
+        hideKeyForm();
     }
 
     private void close() {
+        stopStarting();
         pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();
@@ -129,7 +186,6 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     }
 
     private void open(Interpreter next, String intro) {
-        requested++;
         noSession = null;
         close();
         mode = next instanceof LocalInterpreter ? ModeSwitch.Mode.LOCAL : ModeSwitch.Mode.SERVER;
@@ -173,7 +229,6 @@ public final class App implements Interpreter.Listener, Composer.Actions {
             composer.setRunning(true);
             return;
         }
-        pending.waitingFor(interpreter == null ? "waiting for the session to start…" : "waiting for the connection…");
         pending.hold(code);
     }
 

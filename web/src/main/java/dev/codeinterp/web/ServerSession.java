@@ -2,9 +2,9 @@ package dev.codeinterp.web;
 
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.JsonObject;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.websocket.WebSocket;
 
@@ -27,11 +27,6 @@ final class ServerSession implements Interpreter {
     static final String ROUTE_PREFIX = "/s/";
     private static final String TOKEN_KEY = "codeinterp.token.";
     private static final int OPEN = 1;
-
-    interface Created {
-        /** Exactly one of the two is non-null. */
-        void created(ServerSession session, String error);
-    }
 
     private final String sessionId;
     private final String token;
@@ -61,16 +56,10 @@ final class ServerSession implements Interpreter {
         return token == null ? null : new ServerSession(sessionId, token);
     }
 
-    static void create(Created callback) {
-        Browser.request("POST", "/api/v1/sessions", "", (code, body) -> {
-            if (code != 201) {
-                callback.created(null, ServerFiles.errorOf(body, "Could not start a server session (" + code + ")."));
-                return;
-            }
-            JsonObject created = JsonObject.parse(body);
-            Browser.storageSet(TOKEN_KEY + created.string("id"), created.string("token"));
-            callback.created(new ServerSession(created.string("id"), created.string("token")), null);
-        });
+    /** A session the server has just created for this browser: its token is kept for reloads. */
+    static ServerSession created(String sessionId, String token) {
+        Browser.storageSet(TOKEN_KEY + sessionId, token);
+        return new ServerSession(sessionId, token);
     }
 
     @Override
@@ -134,26 +123,31 @@ final class ServerSession implements Interpreter {
             }
             lastSeq = f.event().seq();
             if (f.event().event() instanceof Event.Queued q) {
-                answered(q.code());
+                answered(q.code(), f.event().seq());
             }
             listener.onEvent(f.event());
             settleUnconfirmed();
         } else if (message instanceof ServerMessage.ProtocolError p) {
             String code = unanswered.poll();
             if (code != null) {
-                listener.onRefused(code, p.message());
+                listener.onRefused(code, p.limit() == Limit.QUEUED_CELLS
+                        ? "Your cell was not queued: " + p.message() + ". It is back in the composer."
+                        : "Your cell was not run: " + p.message() + ". It is back in the composer.");
             } else {
                 listener.onProblem(p.message());
             }
         }
     }
 
-    /** A cell was queued: if it is the oldest one this page sent, it is answered. */
-    private void answered(String code) {
-        if (code.equals(unanswered.peek())) {
-            unanswered.poll();
-        } else {
+    /**
+     * A cell was queued. Replayed events (up to the welcome's seq) can only answer cells sent on a
+     * socket that dropped; later ones answer the oldest cell sent on this socket.
+     */
+    private void answered(String code, long seq) {
+        if (seq <= replayEnd) {
             unconfirmed.remove(code);
+        } else if (code.equals(unanswered.peek())) {
+            unanswered.poll();
         }
     }
 
