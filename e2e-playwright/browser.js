@@ -24,6 +24,26 @@ export async function runCell(page, code) {
   return turn;
 }
 
+/** Types a cell and runs it at once, without waiting for the page to be connected. */
+export async function runAtOnce(page, code) {
+  const composer = page.getByTestId('composer');
+  await composer.fill(code);
+  await composer.press('Shift+Enter');
+}
+
+/** The page's one turn, finished, printing `printed`; fails if the cell was lost, ran twice, or is also back in the composer. */
+export async function expectOnlyTurn(page, printed) {
+  const turn = page.getByTestId('turn').first();
+  await turn.waitFor({ timeout: 30000 });
+  await finished(turn);
+  assert.equal((await outputs(turn, 'stream').innerText()).trim(), printed);
+  await page.getByTestId('pending-turn').first().waitFor({ state: 'detached' });
+  // a cell sent twice would show a second turn a round trip later
+  await page.waitForTimeout(500);
+  assert.equal(await page.getByTestId('turn').count(), 1, 'the cell ran exactly once');
+  assert.equal(await page.getByTestId('composer').inputValue(), '', 'the cell is not also back in the composer');
+}
+
 export async function finished(turn, timeout = 30000) {
   await turn.locator('.turn-footer').filter({ hasNotText: /running|queued/ }).waitFor({ timeout });
 }

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.TestInstance;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,15 +83,6 @@ abstract class SandboxFaultsContract {
         return ((Event.Finished) events.get(events.size() - 1).event()).status();
     }
 
-    private static void assertOneFinishedPerCell(JsonObject history) {
-        Map<String, Long> finished = history.objectList("events").stream()
-                .filter(e -> e.string("type").equals("finished"))
-                .collect(Collectors.groupingBy(e -> e.string("execution_id"), Collectors.counting()));
-        long queued = history.objectList("events").stream().filter(e -> e.string("type").equals("queued")).count();
-        assertThat(finished).hasSize((int) queued);
-        assertThat(finished.values()).allMatch(n -> n == 1);
-    }
-
     @Test
     void a_sandbox_killed_mid_cell_ends_the_cell_with_an_error_and_a_restart_and_the_next_cell_runs() throws Exception {
         TestApp.SessionRef s = app.createSession();
@@ -120,7 +110,7 @@ abstract class SandboxFaultsContract {
             assertThat(next).anySatisfy(e -> assertThat(e.event()).isEqualTo(new Event.Stream(
                     dev.codeinterp.model.StreamName.STDOUT, "fresh 42\n")));
         }
-        assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
+        TestApp.assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 
@@ -139,7 +129,7 @@ abstract class SandboxFaultsContract {
             List<SessionEvent> next = runUntilFinished(ws, "print('thawed')", () -> { }, 60_000);
             assertThat(statusOf(next)).isEqualTo(Status.OK);
         }
-        assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
+        TestApp.assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 }

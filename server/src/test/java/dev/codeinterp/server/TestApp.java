@@ -181,6 +181,16 @@ public final class TestApp implements AutoCloseable {
         return r.json();
     }
 
+    /** Every cell a session's history queued ended in exactly one {@code finished}: nothing accepted was dropped or doubled. */
+    public static void assertOneFinishedPerCell(JsonObject history) {
+        Map<String, Long> finished = history.objectList("events").stream()
+                .filter(e -> e.string("type").equals("finished"))
+                .collect(java.util.stream.Collectors.groupingBy(e -> e.string("execution_id"), java.util.stream.Collectors.counting()));
+        long queued = history.objectList("events").stream().filter(e -> e.string("type").equals("queued")).count();
+        org.assertj.core.api.Assertions.assertThat(finished).hasSize((int) queued);
+        org.assertj.core.api.Assertions.assertThat(finished.values()).allMatch(n -> n == 1);
+    }
+
     public record SessionRef(String id, String token) {
     }
 

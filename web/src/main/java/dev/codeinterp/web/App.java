@@ -4,6 +4,8 @@ import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.List;
+
 /**
  * The page's composition root. The conversation lives in the URL's fragment: {@code #/s/<id>} a
  * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
@@ -17,11 +19,16 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final HTMLElement page = Dom.el("div", "page");
+    /** Cells run before the session could take them: shown under the conversation and sent once it can. */
+    private final PendingCells pending = new PendingCells();
     private ConversationView conversation;
     private Interpreter interpreter;
     private ModeSwitch.Mode mode = ModeSwitch.Mode.SERVER;
-    /** Counts conversations asked for, so a session created after the user moved on is not opened. */
-    private int requested;
+    /** Why there is no session to run cells in (it could not be created), or null. */
+    private String noSession;
+    /** Getting a server session (null when none is being got): a new conversation or an open one cancels it. */
+    private SessionStarter starter;
+    private final ApiKeyForm keyForm = new ApiKeyForm(this::useKey);
 
     public static void main(String[] args) {
         new App().start();
@@ -34,6 +41,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         header.appendChild(status.root());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
+        page.appendChild(pending.root());
         layout.appendChild(page);
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
@@ -83,6 +91,8 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     }
 
     private void newConversation(String intro) {
+        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
+        noSession = null;
         modeSwitch.show(mode);
         if (mode == ModeSwitch.Mode.LOCAL) {
             open(LocalInterpreter.create(), intro);
@@ -91,21 +101,80 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         close();
         status.describe("Server");
         status.connection("starting a session");
-        int ticket = ++requested;
-        ServerSession.create((session, error) -> {
-            if (ticket != requested) {
-                return; // the user chose something else meanwhile; the session idles out on the server
-            }
-            if (session == null) {
-                status.connection("offline");
-                status.problem(error + " Local mode (in this browser) still works.");
-                return;
-            }
+        pending.waitingFor("waiting for the session to start…");
+        starter = new SessionStarter(new Starting(intro));
+        starter.start();
+    }
+
+    /** What becomes of the server session being got for a new conversation. */
+    private final class Starting implements SessionStarter.Listener {
+        private final String intro;
+
+        Starting(String intro) {
+            this.intro = intro;
+        }
+
+        @Override
+        public void started(ServerSession session) {
             open(session, intro);
-        });
+        }
+
+        @Override
+        public void keyNeeded(boolean refused) {
+            status.connection("API key needed");
+            status.problem(refused ? "The API key was not accepted." : null);
+            pending.waitingFor("waiting for the API key…");
+            if (keyForm.root().getParentNode() == null) {
+                page.insertBefore(keyForm.root(), pending.root());
+            }
+            keyForm.ask(refused);
+        }
+
+        @Override
+        public void waiting(String sentence) {
+            status.connection("waiting for the server");
+            status.problem(sentence);
+            pending.waitingFor("waiting for the session…");
+        }
+
+        @Override
+        public void failed(String sentence) {
+            starter = null;
+            status.connection("offline");
+            noSession = sentence + " Local mode (in this browser) still works.";
+            status.problem(noSession);
+            giveBack(pending.clear(), sentence + " Your cell is back in the composer; local mode (in this browser) still works.");
+        }
+    }
+
+    private void useKey(String key) {
+        hideKeyForm();
+        status.connection("starting a session");
+        status.problem(null);
+        pending.waitingFor("waiting for the session to start…");
+        if (starter != null) {
+            starter.useKey(key);
+        }
+    }
+
+    private void hideKeyForm() {
+        if (keyForm.root().getParentNode() != null) {
+            page.removeChild(keyForm.root());
+        }
+    }
+
+    /** Stops getting a server session: its answer, if it still comes, is ignored. */
+    private void stopStarting() {
+        if (starter != null) {
+            starter.cancel();
+            starter = null;
+        }
+        hideKeyForm();
     }
 
     private void close() {
+        stopStarting();
+        pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();
             interpreter = null;
@@ -117,7 +186,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     }
 
     private void open(Interpreter next, String intro) {
-        requested++;
+        noSession = null;
         close();
         mode = next instanceof LocalInterpreter ? ModeSwitch.Mode.LOCAL : ModeSwitch.Mode.SERVER;
         modeSwitch.show(mode);
@@ -127,7 +196,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
                 ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
                         + "Write Python below and press Shift+Enter to run it."
                 : "Write Python below and press Shift+Enter to run it.");
-        page.appendChild(conversation.root());
+        page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
@@ -149,11 +218,33 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         filesPanel.refresh();
     }
 
+    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
     @Override
     public void run(String code) {
-        if (interpreter != null && interpreter.execute(code)) {
+        if (interpreter == null && noSession != null) {
+            giveBack(List.of(code), noSession + " Your cell is back in the composer.");
+            return;
+        }
+        if (!pending.holding() && interpreter != null && interpreter.execute(code)) {
+            composer.setRunning(true);
+            return;
+        }
+        pending.hold(code);
+    }
+
+    private void sendHeld() {
+        if (interpreter != null && pending.flush(interpreter::execute) > 0) {
             composer.setRunning(true);
         }
+    }
+
+    /** Puts cells that will not run back in the composer, oldest first, and says why. */
+    private void giveBack(List<String> codes, String why) {
+        if (codes.isEmpty()) {
+            return;
+        }
+        composer.putBack(String.join("\n\n", codes));
+        status.problem(why);
     }
 
     @Override
@@ -179,6 +270,7 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
         if (event.event() instanceof Event.Queued q) {
+            pending.accepted(q.code());
             composer.remember(q.code());
             composer.setRunning(true);
         }
@@ -189,11 +281,27 @@ public final class App implements Interpreter.Listener, Composer.Actions {
         status.connection(state);
         if ("connected".equals(state) || state.startsWith("ready")) {
             filesPanel.refresh();
+            sendHeld();
+        } else {
+            pending.waitingFor("waiting for the connection…");
         }
     }
 
     @Override
     public void onProblem(String message) {
         status.problem(message);
+    }
+
+    @Override
+    public void onRefused(String code, String message) {
+        pending.refused(code);
+        giveBack(List.of(code), message);
+        composer.setRunning(conversation != null && conversation.running());
+    }
+
+    @Override
+    public void onEnded(String message) {
+        status.problem(message);
+        giveBack(pending.clear(), message + " Your cell is back in the composer.");
     }
 }

@@ -14,11 +14,22 @@ final class Browser {
         void call(int status, String body);
     }
 
-    @JSBody(params = {"method", "url", "body", "callback"}, script =
+    @JSFunctor
+    interface ResponseCallback extends JSObject {
+        /** {@code retryAfter} is the Retry-After header, or null. */
+        void call(int status, String body, String retryAfter);
+    }
+
+    /** A JSON request; {@code authorization} (or null) goes in the Authorization header, never in the URL. */
+    @JSBody(params = {"method", "url", "body", "authorization", "callback"}, script =
             "var x = new XMLHttpRequest(); x.open(method, url); x.setRequestHeader('Content-Type', 'application/json');"
-            + "x.onload = function() { callback(x.status, x.responseText); };"
-            + "x.onerror = function() { callback(0, ''); }; x.send(body);")
-    static native void request(String method, String url, String body, HttpCallback callback);
+            + "if (authorization) x.setRequestHeader('Authorization', authorization);"
+            + "x.onload = function() { callback(x.status, x.responseText, x.getResponseHeader('Retry-After')); };"
+            + "x.onerror = function() { callback(0, '', null); }; x.send(body);")
+    static native void request(String method, String url, String body, String authorization, ResponseCallback callback);
+
+    @JSBody(params = "key", script = "try { window.localStorage.removeItem(key); } catch (e) {}")
+    static native void storageRemove(String key);
 
     @JSBody(params = "key", script = "try { return window.localStorage.getItem(key); } catch (e) { return null; }")
     static native String storageGet(String key);

@@ -89,6 +89,13 @@ final class Composer {
         historyIndex = history.size();
     }
 
+    /** Gives back a cell that did not run, after anything typed since, so no code is lost. */
+    void putBack(String code) {
+        String typed = Browser.value(editor);
+        setCode(typed.isBlank() ? code : typed + "\n\n" + code);
+        editor.focus();
+    }
+
     private void setCode(String code) {
         Browser.setValue(editor, code);
         rehighlight();

@@ -19,12 +19,22 @@ interface Interpreter {
 
         /** A sentence for the user, or null to clear the last one. */
         void onProblem(String message);
+
+        /** The cell with this code was not taken (it did not run and will not): give it back, saying why. */
+        void onRefused(String code, String message);
+
+        /** The interpreter takes no more cells (its session is gone); the sentence says what to do. */
+        void onEnded(String message);
     }
 
     /** Starts delivering events (history first) to the listener. */
     void connect(Listener listener);
 
-    /** Returns false (after telling the listener why) if the code could not be sent. */
+    /**
+     * Sends the cell, or returns false if it cannot be sent now (not connected yet): the caller holds
+     * it and tries again when the state becomes connected. A sent cell is answered by its
+     * {@code queued} event or by {@link Listener#onRefused}.
+     */
     boolean execute(String code);
 
     void interrupt();

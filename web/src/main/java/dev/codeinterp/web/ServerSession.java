@@ -1,29 +1,42 @@
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.ClientMessage;
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.JsonObject;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.websocket.WebSocket;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A server session: its sandbox runs the code, its WebSocket is kept open. On every (re)connect it
  * says hello with the last seq it rendered, so the server replays exactly what was missed; events
  * at or below that seq are dropped. The token lives in localStorage only, never in a URL.
+ *
+ * <p>The server answers each execute on a socket, in order, with the cell's {@code queued} event or
+ * a {@code protocol_error} (nothing queued), so a protocol error goes to the oldest unanswered cell
+ * and gives it back to the listener. A cell sent on a socket that dropped before its answer is
+ * never sent again: the next welcome's replay shows whether the server took it, and if not it is
+ * given back.
  */
 final class ServerSession implements Interpreter {
     static final String ROUTE_PREFIX = "/s/";
     private static final String TOKEN_KEY = "codeinterp.token.";
-
-    interface Created {
-        /** Exactly one of the two is non-null. */
-        void created(ServerSession session, String error);
-    }
+    private static final int OPEN = 1;
 
     private final String sessionId;
     private final String token;
     private final ServerFiles files;
+    /** Codes of executes sent on the current socket and not answered yet, oldest first. */
+    private final ArrayDeque<String> unanswered = new ArrayDeque<>();
+    /** Executes sent on a socket that dropped before the server answered them. */
+    private final List<String> unconfirmed = new ArrayList<>();
+    /** The server's last seq when it welcomed us: the replay of missed events ends there. */
+    private long replayEnd;
     private Listener listener;
     private WebSocket socket;
     private long lastSeq;
@@ -43,16 +56,10 @@ final class ServerSession implements Interpreter {
         return token == null ? null : new ServerSession(sessionId, token);
     }
 
-    static void create(Created callback) {
-        Browser.request("POST", "/api/v1/sessions", "", (code, body) -> {
-            if (code != 201) {
-                callback.created(null, ServerFiles.errorOf(body, "Could not start a server session (" + code + ")."));
-                return;
-            }
-            JsonObject created = JsonObject.parse(body);
-            Browser.storageSet(TOKEN_KEY + created.string("id"), created.string("token"));
-            callback.created(new ServerSession(created.string("id"), created.string("token")), null);
-        });
+    /** A session the server has just created for this browser: its token is kept for reloads. */
+    static ServerSession created(String sessionId, String token) {
+        Browser.storageSet(TOKEN_KEY + sessionId, token);
+        return new ServerSession(sessionId, token);
     }
 
     @Override
@@ -71,11 +78,19 @@ final class ServerSession implements Interpreter {
         ws.onOpen(e -> ws.send(WireCodec.encode(new ClientMessage.Hello(token, lastSeq))));
         ws.onMessage(e -> receive(e.getDataAsString()));
         ws.onClose(e -> {
-            open = false;
+            if (socket == ws) {
+                open = false;
+                unconfirmed.addAll(unanswered);
+                unanswered.clear();
+            }
             if (e.getCode() == 4404) {
                 gone = true;
                 listener.onState("session not found");
-                listener.onProblem("This session no longer exists on the server. Start a new session.");
+                for (String code : unconfirmed) {
+                    listener.onRefused(code, "This session no longer exists on the server; your cell is back in the composer.");
+                }
+                unconfirmed.clear();
+                listener.onEnded("This session no longer exists on the server. Start a new session.");
                 return;
             }
             if (socket == ws && !gone) {
@@ -100,14 +115,51 @@ final class ServerSession implements Interpreter {
             listener.onState("connected");
             listener.onDescription("Server · " + ("runsc".equals(w.runtime()) ? "gVisor" : w.runtime()));
             listener.onProblem(null);
+            replayEnd = w.lastSeq();
+            settleUnconfirmed();
         } else if (message instanceof ServerMessage.EventFrame f) {
             if (f.event().seq() <= lastSeq) {
                 return;
             }
             lastSeq = f.event().seq();
+            if (f.event().event() instanceof Event.Queued q) {
+                answered(q.code(), f.event().seq());
+            }
             listener.onEvent(f.event());
+            settleUnconfirmed();
         } else if (message instanceof ServerMessage.ProtocolError p) {
-            listener.onProblem(p.message());
+            String code = unanswered.poll();
+            if (code != null) {
+                listener.onRefused(code, p.limit() == Limit.QUEUED_CELLS
+                        ? "Your cell was not queued: " + p.message() + ". It is back in the composer."
+                        : "Your cell was not run: " + p.message() + ". It is back in the composer.");
+            } else {
+                listener.onProblem(p.message());
+            }
+        }
+    }
+
+    /**
+     * A cell was queued. Replayed events (up to the welcome's seq) can only answer cells sent on a
+     * socket that dropped; later ones answer the oldest cell sent on this socket.
+     */
+    private void answered(String code, long seq) {
+        if (seq <= replayEnd) {
+            unconfirmed.remove(code);
+        } else if (code.equals(unanswered.peek())) {
+            unanswered.poll();
+        }
+    }
+
+    /** Once the replay is through, a cell from a dropped socket that is not in it never reached the server. */
+    private void settleUnconfirmed() {
+        if (unconfirmed.isEmpty() || !open || lastSeq < replayEnd) {
+            return;
+        }
+        List<String> lost = new ArrayList<>(unconfirmed);
+        unconfirmed.clear();
+        for (String code : lost) {
+            listener.onRefused(code, "The connection dropped before the server took this cell; it is back in the composer.");
         }
     }
 
@@ -118,9 +170,15 @@ final class ServerSession implements Interpreter {
         Window.setTimeout(this::connect, delay);
     }
 
+    /** Sends the cell if the session is connected; returns false, saying nothing, if not (the caller holds it). */
     @Override
     public boolean execute(String code) {
-        return send(new ClientMessage.Execute(code, null));
+        if (!connected()) {
+            return false;
+        }
+        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null)));
+        unanswered.add(code);
+        return true;
     }
 
     @Override
@@ -143,13 +201,17 @@ final class ServerSession implements Interpreter {
         return ROUTE_PREFIX + sessionId;
     }
 
-    private boolean send(ClientMessage message) {
-        if (!open) {
+    private void send(ClientMessage message) {
+        if (!connected()) {
             listener.onProblem("Not connected yet; try again in a moment.");
-            return false;
+            return;
         }
         socket.send(WireCodec.encode(message));
-        return true;
+    }
+
+    /** Welcomed, and the socket not closing (a closing socket drops what it is given without a word). */
+    private boolean connected() {
+        return open && socket.getReadyState() == OPEN;
     }
 
     /** Closes for good (a new conversation replaces this one); the session lives on on the server. */

@@ -26,6 +26,7 @@ final class DockerSandbox implements Sandbox {
     /** Largest runner line kept: enough for a big PNG, small enough that a hostile line cannot hurt. */
     static final int MAX_LINE_BYTES = 16 << 20;
     private static final int TAIL_CHARS = 2000;
+    private static final long ATTACH_TIMEOUT_S = 30;
 
     private final DockerClient docker;
     private final DockerClient streams;
@@ -54,9 +55,21 @@ final class DockerSandbox implements Sandbox {
         this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
     }
 
-    /** Attaches to the created container; must happen before it starts so no output is lost. */
+    /**
+     * Attaches to the created container; must happen before it starts so no output is lost. Waits
+     * for the stream to open, or fails: docker-java's own {@code awaitStarted()} never returns when
+     * the attach fails before it opens (the engine went away between create and attach), which
+     * once held a session's worker and a start slot forever.
+     */
     void attach() throws InterruptedException {
+        CompletableFuture<Void> opened = new CompletableFuture<>();
         ResultCallback.Adapter<Frame> callback = new ResultCallback.Adapter<>() {
+            @Override
+            public void onStart(java.io.Closeable stream) {
+                super.onStart(stream);
+                opened.complete(null);
+            }
+
             @Override
             public void onNext(Frame frame) {
                 if (frame.getStreamType() == StreamType.STDERR) {
@@ -68,6 +81,7 @@ final class DockerSandbox implements Sandbox {
 
             @Override
             public void onError(Throwable throwable) {
+                opened.completeExceptionally(throwable);
                 if (!closed.get()) {
                     log.debug("attach stream of {} failed", shortId(), throwable);
                 }
@@ -76,6 +90,7 @@ final class DockerSandbox implements Sandbox {
 
             @Override
             public void onComplete() {
+                opened.complete(null);
                 ended();
             }
         };
@@ -85,7 +100,13 @@ final class DockerSandbox implements Sandbox {
                 .withStdErr(true)
                 .withFollowStream(true)
                 .exec(callback);
-        callback.awaitStarted();
+        try {
+            opened.get(ATTACH_TIMEOUT_S, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new SandboxException("could not attach to the sandbox: " + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new SandboxException("the engine did not open the sandbox's stream within " + ATTACH_TIMEOUT_S + " s", e);
+        }
     }
 
     CompletableFuture<RunnerMessage.Ready> ready() {

@@ -1,0 +1,78 @@
+// A server of the test's own, started from this checkout's jar with a fresh data directory, for
+// tests that need a server just started or one configured differently from the suite's.
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const JAR = join(ROOT, 'server/target/app/codeinterp-server.jar');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a server (runtime runc unless `env` says otherwise) and resolves as soon as `/healthz`
+ * answers, which is before its warm pool is filled. `stop()` ends it, unmounts the workspace
+ * tmpfs it mounted under its data directory and removes the directory.
+ */
+export async function startServer(env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'codeinterp-e2e-'));
+  const port = await freePort();
+  const log = join(dataDir, 'server.log');
+  const out = openSync(log, 'a');
+  const child = spawn('java', ['-jar', JAR], {
+    env: {
+      ...process.env,
+      CODEINTERP_PORT: String(port),
+      CODEINTERP_HOST: '127.0.0.1',
+      CODEINTERP_DATA_DIR: dataDir,
+      CODEINTERP_RUNTIME: 'runc',
+      CODEINTERP_IMAGE: process.env.CODEINTERP_IMAGE || 'codeinterp-sandbox:latest',
+      ...env,
+    },
+    stdio: ['ignore', out, out],
+  });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  const server = {
+    url,
+    dataDir,
+    log: () => readFileSync(log, 'utf8'),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 20000);
+        await exited;
+        clearTimeout(killer);
+      }
+      execFileSync('bash', [join(ROOT, 'scripts/unmount-under.sh'), dataDir]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  const deadline = Date.now() + 60000;
+  for (;;) {
+    try {
+      await fetch(url + '/healthz');
+      return server;
+    } catch {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        const why = child.exitCode !== null ? `exited with ${child.exitCode}` : 'did not answer /healthz within 60 s';
+        const text = server.log();
+        await server.stop();
+        throw new Error(`the server ${why}:\n${text.slice(-3000)}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
