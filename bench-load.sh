@@ -99,7 +99,7 @@ run_scenario() {
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   env CODEINTERP_HOST=127.0.0.1 CODEINTERP_PORT="$port" CODEINTERP_DATA_DIR="$data" CODEINTERP_IMAGE="$image" \
       CODEINTERP_RUNTIME="$RUNTIME" "$@" \
-      java -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
+      java ${SERVER_JAVA_OPTS:-} -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
   server=$!
   local up=0
   for _ in $(seq 1 120); do

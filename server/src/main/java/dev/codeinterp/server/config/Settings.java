@@ -51,8 +51,9 @@ public record Settings(
         if (!RUNTIMES.contains(runtime)) {
             throw new IllegalArgumentException("runtime must be one of " + RUNTIMES + ", got " + runtime);
         }
-        if (poolSize < 0 || poolSize > 64) {
-            throw new IllegalArgumentException("pool size must be 0..64, got " + poolSize);
+        if (poolSize < 0 || poolSize > maxSessions) {
+            // warm sandboxes cost ~8 MiB each while idle; more than MAX_SESSIONS could never be handed out
+            throw new IllegalArgumentException("pool size must be 0..MAX_SESSIONS (" + maxSessions + "), got " + poolSize);
         }
         if (defaultTimeout.compareTo(maxTimeout) > 0) {
             throw new IllegalArgumentException("default timeout exceeds the maximum timeout");

@@ -49,6 +49,8 @@ public final class SessionManager implements AutoCloseable {
     private final String runtime;
     private final Duration idleTtl;
     private final Map<String, Session> live = new ConcurrentHashMap<>();
+    /** Token hashes of live sessions, so a request to one is checked without a database read. */
+    private final Map<String, String> tokenHashes = new ConcurrentHashMap<>();
     /** Which client each live session counts against. */
     private final Map<String, String> owners = new ConcurrentHashMap<>();
     private final Admission admission;
@@ -97,9 +99,11 @@ public final class SessionManager implements AutoCloseable {
         long now = System.currentTimeMillis();
         Session session = null;
         try {
-            sessions.insert(new StoredSession(id, Tokens.hash(token), runtime, oneShot, now, now, null, null, client.id()));
+            String tokenHash = Tokens.hash(token);
+            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, now, null, null, client.id()));
             session = newSession(id, 0, null);
             owners.put(id, client.id());
+            tokenHashes.put(id, tokenHash);
             live.put(id, session);
             session.start(true);
             ticket.created();
@@ -107,6 +111,7 @@ public final class SessionManager implements AutoCloseable {
         } catch (RuntimeException e) {
             ticket.abandon();
             owners.remove(id);
+            tokenHashes.remove(id);
             live.remove(id);
             sessions.markClosed(id, now);
             if (session != null) {
@@ -126,11 +131,24 @@ public final class SessionManager implements AutoCloseable {
 
     /** The session if the token matches; otherwise {@link SessionNotFoundException}, whatever the reason. */
     public Session open(String id, String token) {
+        Session running = live.get(id);
+        String liveHash = tokenHashes.get(id);
+        if (running != null && liveHash != null && !running.closed()) {
+            if (!Tokens.matches(token, liveHash)) {
+                throw new SessionNotFoundException();
+            }
+            running.touch();
+            return running;
+        }
         StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
         if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
             throw new SessionNotFoundException();
         }
-        Session session = live.computeIfAbsent(id, k -> revive(stored));
+        Session session = live.computeIfAbsent(id, k -> {
+            Session revived = revive(stored);
+            tokenHashes.put(id, stored.tokenHash());
+            return revived;
+        });
         session.touch();
         return session;
     }
@@ -171,6 +189,7 @@ public final class SessionManager implements AutoCloseable {
     /** Ends the session: its interpreter and its workspace with every file in it. */
     public void close(Session session) {
         if (live.remove(session.id(), session)) {
+            tokenHashes.remove(session.id());
             String owner = owners.remove(session.id());
             admission.release(owner == null ? "unknown" : owner);
         }
