@@ -51,6 +51,16 @@ public final class SandboxPool implements AutoCloseable {
         if (closed) {
             throw new SandboxException("the server is shutting down");
         }
+        Sandbox warm = takeWarm();
+        if (warm != null) {
+            return warm;
+        }
+        wakeFiller();
+        return startFresh();
+    }
+
+    /** A warm sandbox if one is ready now, else null (never starts one). */
+    public Sandbox takeWarm() {
         Sandbox sandbox;
         while ((sandbox = idle.pollFirst()) != null) {
             if (sandbox.alive()) {
@@ -59,8 +69,16 @@ public final class SandboxPool implements AutoCloseable {
             }
             discard(sandbox);
         }
-        wakeFiller();
-        return startFresh();
+        return null;
+    }
+
+    /** A sandbox taken with {@link #takeWarm} and not used after all: back to the front of the pool. */
+    public void giveBack(Sandbox sandbox) {
+        if (closed || !sandbox.alive()) {
+            discard(sandbox);
+            return;
+        }
+        idle.addFirst(sandbox);
     }
 
     /** A cold sandbox on an existing workspace (the session's files stay where they are). */

@@ -15,7 +15,7 @@ import java.util.Map;
 public final class Admission {
     /** Seconds to wait when the server is full: sessions end only when closed or idle-reaped, so not soon. */
     static final int RETRY_FULL_S = 10;
-    /** Seconds to wait for a create slot: a cold sandbox takes about a second. */
+    /** Seconds to wait for a create slot: a cold sandbox takes about a second (HTTP's Retry-After has no finer unit). */
     static final int RETRY_CREATES_S = 1;
     /** Seconds to wait when a client is over its own quota: it has to close one of its sessions first. */
     static final int RETRY_QUOTA_S = 30;
@@ -33,8 +33,12 @@ public final class Admission {
         return limits;
     }
 
-    /** A create slot and a session's place, held until {@link Ticket#created()} or {@link Ticket#abandon()}. */
-    public synchronized Ticket admit(Client client) {
+    /**
+     * A session's place, and a create slot when it needs a {@code coldStart} (no warm sandbox was
+     * ready: one must be started, which is what the slots bound), held until {@link Ticket#created()}
+     * or {@link Ticket#abandon()}. A create served from the warm pool takes no slot.
+     */
+    public synchronized Ticket admit(Client client, boolean coldStart) {
         int mine = openByClient.getOrDefault(client.id(), 0);
         if (mine >= client.maxSessions()) {
             throw new LimitExceededException(Limit.SESSIONS_PER_CLIENT, RETRY_QUOTA_S, "this client has " + mine
@@ -44,14 +48,16 @@ public final class Admission {
             throw new LimitExceededException(Limit.SESSIONS, RETRY_FULL_S, "the server is full: " + open
                     + " sessions are open, its limit; try again later");
         }
-        if (creating >= limits.maxConcurrentCreates()) {
+        if (coldStart && creating >= limits.maxConcurrentCreates()) {
             throw new LimitExceededException(Limit.CONCURRENT_CREATES, RETRY_CREATES_S, creating
                     + " sessions are being started at this moment, the most the server starts at once; try again in a second");
         }
-        creating++;
+        if (coldStart) {
+            creating++;
+        }
         open++;
         openByClient.merge(client.id(), 1, Integer::sum);
-        return new Ticket(client.id());
+        return new Ticket(client.id(), coldStart);
     }
 
     /** A session that exists already (revived after a restart): counted, never refused. */
@@ -81,10 +87,12 @@ public final class Admission {
     /** One admitted create. Exactly one of its two ends is called. */
     public final class Ticket {
         private final String clientId;
+        private final boolean holdsSlot;
         private boolean ended;
 
-        private Ticket(String clientId) {
+        private Ticket(String clientId, boolean holdsSlot) {
             this.clientId = clientId;
+            this.holdsSlot = holdsSlot;
         }
 
         public String clientId() {
@@ -107,7 +115,9 @@ public final class Admission {
                     return;
                 }
                 ended = true;
-                createEnded();
+                if (holdsSlot) {
+                    createEnded();
+                }
                 if (releasePlace) {
                     release(clientId);
                 }

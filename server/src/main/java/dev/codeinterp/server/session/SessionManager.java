@@ -93,7 +93,16 @@ public final class SessionManager implements AutoCloseable {
      * Refused at once with {@link LimitExceededException} when admission says no.
      */
     public Created create(Client client, boolean oneShot) {
-        Admission.Ticket ticket = admission.admit(client);
+        Sandbox warm = pool.takeWarm();
+        Admission.Ticket ticket;
+        try {
+            ticket = admission.admit(client, warm == null);
+        } catch (RuntimeException e) {
+            if (warm != null) {
+                pool.giveBack(warm);
+            }
+            throw e;
+        }
         String id = Tokens.newId();
         String token = Tokens.newToken();
         long now = System.currentTimeMillis();
@@ -101,7 +110,8 @@ public final class SessionManager implements AutoCloseable {
         try {
             String tokenHash = Tokens.hash(token);
             sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, now, null, null, client.id()));
-            session = newSession(id, 0, null);
+            session = newSession(id, 0, null, warm);
+            warm = null; // the session owns it now, and closes it if it fails to start
             owners.put(id, client.id());
             tokenHashes.put(id, tokenHash);
             live.put(id, session);
@@ -117,6 +127,8 @@ public final class SessionManager implements AutoCloseable {
             if (session != null) {
                 session.close();
                 destroyWorkspace(session);
+            } else if (warm != null) {
+                pool.giveBack(warm);
             }
             throw e;
         }
@@ -162,7 +174,7 @@ public final class SessionManager implements AutoCloseable {
             workspace = workspaces.create();
             sessions.setWorkspace(stored.id(), workspace.id());
         }
-        Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace);
+        Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace, null);
         session.start(false);
         String owner = stored.client() == null ? "unknown" : stored.client();
         owners.put(stored.id(), owner);
@@ -170,12 +182,15 @@ public final class SessionManager implements AutoCloseable {
         return session;
     }
 
-    private Session newSession(String id, long lastSeq, Workspace workspace) {
+    /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
+    private Session newSession(String id, long lastSeq, Workspace workspace, Sandbox first) {
         SessionEvents events = new SessionEvents(id, lastSeq, eventLog);
+        java.util.concurrent.atomic.AtomicReference<Sandbox> taken = new java.util.concurrent.atomic.AtomicReference<>(first);
         SandboxSource source = new SandboxSource() {
             @Override
             public Sandbox fresh() {
-                return pool.acquire();
+                Sandbox mine = taken.getAndSet(null);
+                return mine != null ? mine : pool.acquire();
             }
 
             @Override
