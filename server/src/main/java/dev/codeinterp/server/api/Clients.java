@@ -23,10 +23,6 @@ final class Clients {
         this.defaultMaxSessions = settings.maxSessionsPerClient();
     }
 
-    boolean keysRequired() {
-        return !keys.isEmpty();
-    }
-
     Client of(Context ctx) {
         if (keys.isEmpty()) {
             return Client.ofAddress(ctx.ip(), defaultMaxSessions);

@@ -23,7 +23,7 @@ public final class WebServer implements AutoCloseable {
         Clients clients = new Clients(settings);
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
-        HealthApi health = new HealthApi(backend, pool, sessions, clients.keysRequired());
+        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
         this.socket = new SessionSocket(sessions, settings);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.app = Javalin.create(config -> {

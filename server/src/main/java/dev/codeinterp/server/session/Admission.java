@@ -19,6 +19,8 @@ public final class Admission {
     static final int RETRY_CREATES_S = 1;
     /** Seconds to wait when a client is over its own quota: it has to close one of its sessions first. */
     static final int RETRY_QUOTA_S = 30;
+    /** Seconds to wait when a session's queue is full: cells usually finish within a second. */
+    static final int RETRY_QUEUED_S = 1;
 
     private final AdmissionLimits limits;
     private final Map<String, Integer> openByClient = new HashMap<>();
@@ -93,10 +95,6 @@ public final class Admission {
         private Ticket(String clientId, boolean holdsSlot) {
             this.clientId = clientId;
             this.holdsSlot = holdsSlot;
-        }
-
-        public String clientId() {
-            return clientId;
         }
 
         /** The session exists: the create slot is free, the session keeps its place until released. */

@@ -144,7 +144,7 @@ public final class Session {
         }
         if (outstanding.incrementAndGet() > limits.maxQueuedCells()) {
             outstanding.decrementAndGet();
-            throw new LimitExceededException(Limit.QUEUED_CELLS, 1, "this session already has " + limits.maxQueuedCells()
+            throw new LimitExceededException(Limit.QUEUED_CELLS, Admission.RETRY_QUEUED_S, "this session already has " + limits.maxQueuedCells()
                     + " cells waiting or running, its limit; wait for one to finish");
         }
         String executionId = Tokens.newId();

@@ -48,11 +48,7 @@ public final class SessionManager implements AutoCloseable {
     private final ExecutionLimits limits;
     private final String runtime;
     private final Duration idleTtl;
-    private final Map<String, Session> live = new ConcurrentHashMap<>();
-    /** Token hashes of live sessions, so a request to one is checked without a database read. */
-    private final Map<String, String> tokenHashes = new ConcurrentHashMap<>();
-    /** Which client each live session counts against. */
-    private final Map<String, String> owners = new ConcurrentHashMap<>();
+    private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
     private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "session-reaper");
@@ -112,16 +108,12 @@ public final class SessionManager implements AutoCloseable {
             sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, now, null, null, client.id()));
             session = newSession(id, 0, null, warm);
             warm = null; // the session owns it now, and closes it if it fails to start
-            owners.put(id, client.id());
-            tokenHashes.put(id, tokenHash);
-            live.put(id, session);
+            live.put(id, new Live(session, tokenHash, client.id()));
             session.start(true);
             ticket.created();
             return new Created(session, token);
         } catch (RuntimeException e) {
             ticket.abandon();
-            owners.remove(id);
-            tokenHashes.remove(id);
             live.remove(id);
             sessions.markClosed(id, now);
             if (session != null) {
@@ -138,35 +130,37 @@ public final class SessionManager implements AutoCloseable {
         return admission;
     }
 
+    /**
+     * A session with a worker: its token hash, so a request to it is checked without a database read,
+     * and the client its place counts against.
+     */
+    private record Live(Session session, String tokenHash, String owner) {
+    }
+
     public record Created(Session session, String token) {
     }
 
     /** The session if the token matches; otherwise {@link SessionNotFoundException}, whatever the reason. */
     public Session open(String id, String token) {
-        Session running = live.get(id);
-        String liveHash = tokenHashes.get(id);
-        if (running != null && liveHash != null && !running.closed()) {
-            if (!Tokens.matches(token, liveHash)) {
+        Live running = live.get(id);
+        if (running != null && !running.session().closed()) {
+            if (!Tokens.matches(token, running.tokenHash())) {
                 throw new SessionNotFoundException();
             }
-            running.touch();
-            return running;
+            running.session().touch();
+            return running.session();
         }
         StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
         if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
             throw new SessionNotFoundException();
         }
-        Session session = live.computeIfAbsent(id, k -> {
-            Session revived = revive(stored);
-            tokenHashes.put(id, stored.tokenHash());
-            return revived;
-        });
+        Session session = live.computeIfAbsent(id, k -> revive(stored)).session();
         session.touch();
         return session;
     }
 
     /** A session of an earlier process: its workspace (files kept unless the host rebooted) and a fresh interpreter. */
-    private Session revive(StoredSession stored) {
+    private Live revive(StoredSession stored) {
         Workspace workspace;
         if (stored.workspace() != null) {
             workspace = workspaces.open(stored.workspace());
@@ -177,9 +171,8 @@ public final class SessionManager implements AutoCloseable {
         Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace, null);
         session.start(false);
         String owner = stored.client() == null ? "unknown" : stored.client();
-        owners.put(stored.id(), owner);
         admission.count(owner);
-        return session;
+        return new Live(session, stored.tokenHash(), owner);
     }
 
     /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
@@ -203,10 +196,9 @@ public final class SessionManager implements AutoCloseable {
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
     public void close(Session session) {
-        if (live.remove(session.id(), session)) {
-            tokenHashes.remove(session.id());
-            String owner = owners.remove(session.id());
-            admission.release(owner == null ? "unknown" : owner);
+        Live entry = live.get(session.id());
+        if (entry != null && entry.session() == session && live.remove(session.id(), entry)) {
+            admission.release(entry.owner());
         }
         session.close();
         sessions.markClosed(session.id(), System.currentTimeMillis());
@@ -292,7 +284,7 @@ public final class SessionManager implements AutoCloseable {
 
     void reapIdle() {
         long cutoff = System.currentTimeMillis() - idleTtl.toMillis();
-        for (Session s : List.copyOf(live.values())) {
+        for (Session s : live.values().stream().map(Live::session).toList()) {
             if (!s.busy() && s.lastActivity() < cutoff) {
                 log.info("closing session {} after {} idle", s.id(), idleTtl);
                 try {
@@ -326,7 +318,7 @@ public final class SessionManager implements AutoCloseable {
     @Override
     public void close() {
         reaper.shutdownNow();
-        for (Session s : List.copyOf(live.values())) {
+        for (Session s : live.values().stream().map(Live::session).toList()) {
             live.remove(s.id());
             s.close();
         }
