@@ -3,15 +3,14 @@ package dev.codeinterp.web;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
+import dev.codeinterp.model.rules.MimeTypes;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
-import java.util.Set;
 
 /** One cell: its code, then its outputs as they stream, then how it ended. */
 final class TurnView {
     private static final int MAX_STREAM_CHARS = 400_000;
-    private static final Set<String> INLINE_IMAGES = Set.of("image/png", "image/jpeg", "image/gif", "image/webp");
 
     private final HTMLElement root = Dom.el("article", "turn");
     private final HTMLElement outputs = Dom.el("div", "outputs");
@@ -140,7 +139,7 @@ final class TurnView {
         chip.setAttribute("data-name", a.name());
         chip.addEventListener("click", e -> files.save(a.name()));
         artifacts.appendChild(chip);
-        if (INLINE_IMAGES.contains(a.mime())) {
+        if (MimeTypes.isInlineImage(a.mime())) {
             HTMLElement figure = output("display");
             figure.getClassList().add("artifact-image");
             files.preview(a.name(), url -> {

@@ -8,7 +8,7 @@ import dev.codeinterp.server.files.Sizes;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.files.WorkspaceFile;
-import dev.codeinterp.server.files.WorkspaceNames;
+import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.http.Context;

@@ -6,7 +6,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
-import dev.codeinterp.server.files.WorkspaceNames;
+import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;

@@ -1,5 +1,8 @@
 package dev.codeinterp.server.files;
 
+import dev.codeinterp.model.rules.MimeTypes;
+import dev.codeinterp.model.rules.WorkspaceNames;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.codeinterp.server.files;
+package dev.codeinterp.model.rules;
 
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
@@ -9,6 +9,9 @@ import java.text.Normalizer;
  * bidi and invisible characters) or collide with our own temporary files is refused with a message
  * that says why. Names are compared in NFKC form, so fullwidth or compatibility look-alikes of
  * dots and slashes are caught as what they look like.
+ *
+ * <p>The local runtime's JavaScript mirrors this rule; {@code rules/workspace-names.json} in
+ * shared-model's test resources is the table of cases both copies must answer alike.
  */
 public final class WorkspaceNames {
     public static final int MAX_NAME_BYTES = 255;
@@ -61,7 +64,8 @@ public final class WorkspaceNames {
         if (folded.startsWith("..")) {
             throw new IllegalArgumentException("file names may not start with '..'");
         }
-        if (!name.equals(name.strip())) {
+        // on the folded form, so a no-break or ideographic space counts as the space it looks like
+        if (!folded.equals(folded.strip())) {
             throw new IllegalArgumentException("file names may not start or end with spaces");
         }
         if (name.startsWith(TEMP_PREFIX)) {

@@ -1,9 +1,14 @@
-package dev.codeinterp.server.files;
+package dev.codeinterp.model.rules;
 
 import java.util.Locale;
 import java.util.Map;
 
-/** A file's MIME type by its extension; unknown types are opaque bytes. */
+/**
+ * A file's MIME type by its extension, and which types show inline. One table for both modes: the
+ * server's file listings and artifacts use it directly; the local runtime mirrors it, and
+ * {@code rules/mime-types.json} (shared-model's test resources) holds the cases every copy must
+ * answer alike.
+ */
 public final class MimeTypes {
     private static final Map<String, String> BY_EXTENSION = Map.ofEntries(
             Map.entry("csv", "text/csv"),
@@ -35,6 +40,11 @@ public final class MimeTypes {
     private MimeTypes() {
     }
 
+    /** The whole table, extension (lower case, no dot) to type, for the copies that mirror it. */
+    public static Map<String, String> byExtension() {
+        return BY_EXTENSION;
+    }
+
     public static String of(String name) {
         int dot = name.lastIndexOf('.');
         if (dot < 0 || dot == name.length() - 1) {
@@ -43,7 +53,7 @@ public final class MimeTypes {
         return BY_EXTENSION.getOrDefault(name.substring(dot + 1).toLowerCase(Locale.ROOT), "application/octet-stream");
     }
 
-    /** Images a browser may show inline as an {@code <img>} (never SVG: it is a document). */
+    /** Images a browser may show inline as an {@code <img>} (never SVG: it is a document that can script). */
     public static boolean isInlineImage(String mime) {
         return mime.equals("image/png") || mime.equals("image/jpeg") || mime.equals("image/gif") || mime.equals("image/webp");
     }
