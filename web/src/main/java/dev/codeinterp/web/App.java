@@ -2,6 +2,19 @@ package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.local.LocalInterpreter;
+import dev.codeinterp.web.server.ServerSession;
+import dev.codeinterp.web.server.SessionStarter;
+import dev.codeinterp.web.session.Interpreter;
+import dev.codeinterp.web.view.ApiKeyForm;
+import dev.codeinterp.web.view.Composer;
+import dev.codeinterp.web.view.ConversationView;
+import dev.codeinterp.web.view.Dom;
+import dev.codeinterp.web.view.FilesPanel;
+import dev.codeinterp.web.view.ModeSwitch;
+import dev.codeinterp.web.view.PendingCells;
+import dev.codeinterp.web.view.StatusLine;
 import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.List;

@@ -1,17 +1,17 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /** Mode and isolation, connection state, and the last run's measurements. */
-final class StatusLine {
+public final class StatusLine {
     private final HTMLElement root = Dom.el("div", "status");
     private final HTMLElement mode = Dom.text("span", "status-mode", "Server");
     private final HTMLElement connection = Dom.text("span", "status-connection", "connecting");
     private final HTMLElement lastRun = Dom.el("span", "status-run");
     private final HTMLElement problem = Dom.el("span", "status-problem");
 
-    StatusLine() {
+    public StatusLine() {
         root.setAttribute("data-testid", "status");
         root.setAttribute("role", "status");
         root.appendChild(mode);
@@ -20,31 +20,31 @@ final class StatusLine {
         root.appendChild(problem);
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
     /** Which mode runs the code, always first: "Server · gVisor", "Local · Pyodide … · in this browser". */
-    void describe(String description) {
+    public void describe(String description) {
         Dom.setText(mode, description);
         mode.setClassName("status-mode" + (description.startsWith("Local") ? " local" : ""));
     }
 
-    void connection(String state) {
+    public void connection(String state) {
         Dom.setText(connection, state);
         String word = state.split("[ (]")[0].toLowerCase();
         connection.setClassName("status-connection state-" + word);
     }
 
-    void problem(String message) {
+    public void problem(String message) {
         Dom.setText(problem, message == null ? "" : message);
     }
 
-    void clearLastRun() {
+    public void clearLastRun() {
         Dom.setText(lastRun, "");
     }
 
-    void lastRun(Event.Finished f) {
+    public void lastRun(Event.Finished f) {
         StringBuilder s = new StringBuilder("last run: ").append(f.status().wire());
         if (f.durationMs() != null) {
             s.append(" · ").append(Format.duration(f.durationMs()));

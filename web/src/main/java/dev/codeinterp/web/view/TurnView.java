@@ -1,15 +1,16 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.rules.MimeTypes;
+import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
-
 /** One cell: its code, then its outputs as they stream, then how it ended. */
-final class TurnView {
+public final class TurnView {
     private static final int MAX_STREAM_CHARS = 400_000;
 
     private final HTMLElement root = Dom.el("article", "turn");

@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -7,7 +7,7 @@ import java.util.HashSet;
 import java.util.Set;
 
 /** A small Python tokenizer for colouring code: keywords, builtins, strings, numbers, comments. */
-final class PythonHighlighter {
+public final class PythonHighlighter {
     private static final Set<String> KEYWORDS = new HashSet<>(Arrays.asList("False", "None", "True", "and", "as", "assert",
             "async", "await", "break", "class", "continue", "def", "del", "elif", "else", "except", "finally", "for", "from",
             "global", "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try",

@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.session;
 
 import dev.codeinterp.model.SessionEvent;
 
@@ -7,7 +7,7 @@ import dev.codeinterp.model.SessionEvent;
  * runtime (Pyodide in a sandboxed frame of this browser). Both deliver the same {@link SessionEvent}s,
  * so the same views render them.
  */
-interface Interpreter {
+public interface Interpreter {
     interface Listener {
         /** What runs the code, for the status line, e.g. "Server · gVisor" or "Local · Pyodide 0.28". */
         void onDescription(String description);

@@ -1,6 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
-final class Format {
+public final class Format {
     private Format() {
     }
 

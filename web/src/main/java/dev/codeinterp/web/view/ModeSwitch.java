@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -6,10 +6,10 @@ import org.teavm.jso.dom.html.HTMLElement;
  * "Server" or "Local (in this browser)": always visible, the active one pressed. Choosing one starts
  * a new conversation in that mode; the other conversation stays where it is (server or IndexedDB).
  */
-final class ModeSwitch {
-    enum Mode { SERVER, LOCAL }
+public final class ModeSwitch {
+    public enum Mode { SERVER, LOCAL }
 
-    interface Choice {
+    public interface Choice {
         void chosen(Mode mode);
     }
 
@@ -19,7 +19,7 @@ final class ModeSwitch {
     private final HTMLElement local = Dom.button("Local (in this browser)", "mode-local",
             "Run code in this browser with Pyodide; nothing you run or upload leaves this browser");
 
-    ModeSwitch(Choice choice) {
+    public ModeSwitch(Choice choice) {
         root.setAttribute("role", "group");
         root.setAttribute("aria-label", "Where code runs");
         server.addEventListener("click", e -> choice.chosen(Mode.SERVER));
@@ -28,11 +28,11 @@ final class ModeSwitch {
         root.appendChild(local);
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
-    void show(Mode mode) {
+    public void show(Mode mode) {
         server.setAttribute("aria-pressed", String.valueOf(mode == Mode.SERVER));
         local.setAttribute("aria-pressed", String.valueOf(mode == Mode.LOCAL));
     }

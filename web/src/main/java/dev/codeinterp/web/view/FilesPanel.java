@@ -1,6 +1,8 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.web.bindings.FileTransfer;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
@@ -13,7 +15,7 @@ import java.util.List;
  * drag-and-drop anywhere on the page. Each upload shows a progress bar; a file over the limit is
  * refused before a byte is sent.
  */
-final class FilesPanel {
+public final class FilesPanel {
     private final HTMLElement root = Dom.el("section", "files-panel");
     private final HTMLElement list = Dom.el("ul", "file-list");
     private final HTMLElement uploads = Dom.el("div", "uploads");
@@ -22,7 +24,7 @@ final class FilesPanel {
     private final HTMLElement problem = Dom.el("p", "files-problem");
     private WorkspaceFiles files;
 
-    FilesPanel() {
+    public FilesPanel() {
         root.setAttribute("data-testid", "files");
         root.setAttribute("aria-label", "Workspace files");
         HTMLElement head = Dom.el("div", "files-head");
@@ -48,12 +50,12 @@ final class FilesPanel {
         installDropTarget(Dom.document().getBody(), fileList -> eachFile(fileList, this::upload));
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
     /** Shows another workspace (a new session or mode); it is listed once its interpreter connects. */
-    void attach(WorkspaceFiles workspace, String emptyHint) {
+    public void attach(WorkspaceFiles workspace, String emptyHint) {
         this.files = workspace;
         Dom.setText(hint, emptyHint);
         Dom.clear(list);
@@ -61,7 +63,7 @@ final class FilesPanel {
         showProblem(null);
     }
 
-    void refresh() {
+    public void refresh() {
         WorkspaceFiles current = files;
         if (current == null) {
             return;

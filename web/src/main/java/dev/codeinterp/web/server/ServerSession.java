@@ -1,10 +1,13 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.server;
 
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.session.Interpreter;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.websocket.WebSocket;
 
@@ -23,8 +26,8 @@ import java.util.List;
  * never sent again: the next welcome's replay shows whether the server took it, and if not it is
  * given back.
  */
-final class ServerSession implements Interpreter {
-    static final String ROUTE_PREFIX = "/s/";
+public final class ServerSession implements Interpreter {
+    public static final String ROUTE_PREFIX = "/s/";
     private static final String TOKEN_KEY = "codeinterp.token.";
     private static final int OPEN = 1;
 
@@ -51,7 +54,7 @@ final class ServerSession implements Interpreter {
     }
 
     /** Reopens a session this browser created earlier; null if it holds no token for it. */
-    static ServerSession reopen(String sessionId) {
+    public static ServerSession reopen(String sessionId) {
         String token = Browser.storageGet(TOKEN_KEY + sessionId);
         return token == null ? null : new ServerSession(sessionId, token);
     }

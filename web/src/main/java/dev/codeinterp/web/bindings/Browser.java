@@ -1,21 +1,21 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.bindings;
 
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
 
 /** A thin binding for the browser APIs the app needs beyond TeaVM's jso-apis. */
-final class Browser {
+public final class Browser {
     private Browser() {
     }
 
     @JSFunctor
-    interface HttpCallback extends JSObject {
+    public interface HttpCallback extends JSObject {
         void call(int status, String body);
     }
 
     @JSFunctor
-    interface ResponseCallback extends JSObject {
+    public interface ResponseCallback extends JSObject {
         /** {@code retryAfter} is the Retry-After header, or null. */
         void call(int status, String body, String retryAfter);
     }
@@ -26,43 +26,43 @@ final class Browser {
             + "if (authorization) x.setRequestHeader('Authorization', authorization);"
             + "x.onload = function() { callback(x.status, x.responseText, x.getResponseHeader('Retry-After')); };"
             + "x.onerror = function() { callback(0, '', null); }; x.send(body);")
-    static native void request(String method, String url, String body, String authorization, ResponseCallback callback);
+    public static native void request(String method, String url, String body, String authorization, ResponseCallback callback);
 
     @JSBody(params = "key", script = "try { window.localStorage.removeItem(key); } catch (e) {}")
-    static native void storageRemove(String key);
+    public static native void storageRemove(String key);
 
     @JSBody(params = "key", script = "try { return window.localStorage.getItem(key); } catch (e) { return null; }")
-    static native String storageGet(String key);
+    public static native String storageGet(String key);
 
     @JSBody(params = {"key", "value"}, script = "try { window.localStorage.setItem(key, value); } catch (e) {}")
-    static native void storageSet(String key, String value);
+    public static native void storageSet(String key, String value);
 
     @JSBody(script = "return window.location.hash || '';")
-    static native String hash();
+    public static native String hash();
 
     @JSBody(params = "hash", script = "window.history.replaceState(null, '', '#' + hash);")
-    static native void replaceHash(String hash);
+    public static native void replaceHash(String hash);
 
     @JSBody(script = "return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host;")
-    static native String webSocketBase();
+    public static native String webSocketBase();
 
     @JSBody(params = "text", script = "if (navigator.clipboard) navigator.clipboard.writeText(text);")
-    static native void copy(String text);
+    public static native void copy(String text);
 
     @JSBody(script = "return Date.now();")
-    static native double now();
+    public static native double now();
 
     @JSBody(params = {"element", "value"}, script = "element.value = value;")
-    static native void setValue(JSObject element, String value);
+    public static native void setValue(JSObject element, String value);
 
     @JSBody(params = "element", script = "return element.value;")
-    static native String value(JSObject element);
+    public static native String value(JSObject element);
 
     @JSBody(params = "element", script = "return element.selectionStart;")
-    static native int selectionStart(JSObject element);
+    public static native int selectionStart(JSObject element);
 
     @JSBody(params = "element", script = "return element.selectionEnd;")
-    static native int selectionEnd(JSObject element);
+    public static native int selectionEnd(JSObject element);
 
     @JSBody(params = {"element", "start", "end"}, script = "element.setSelectionRange(start, end);")
     static native void select(JSObject element, int start, int end);
@@ -70,15 +70,15 @@ final class Browser {
     @JSBody(params = {"element", "text"}, script =
             "element.setRangeText(text, element.selectionStart, element.selectionEnd, 'end');"
             + "element.dispatchEvent(new Event('input'));")
-    static native void insertAtCursor(JSObject element, String text);
+    public static native void insertAtCursor(JSObject element, String text);
 
     @JSBody(params = {"frame", "html"}, script =
             "var send = function() { frame.contentWindow.postMessage({html: html}, '*'); };"
             + "frame.addEventListener('load', send);")
-    static native void sendWhenLoaded(JSObject frame, String html);
+    public static native void sendWhenLoaded(JSObject frame, String html);
 
     @JSFunctor
-    interface FrameHeight extends JSObject {
+    public interface FrameHeight extends JSObject {
         void call(JSObject source, double height);
     }
 
@@ -87,20 +87,20 @@ final class Browser {
             "window.addEventListener('message', function(e) {"
             + "  if (e.data && typeof e.data.frameHeight === 'number' && isFinite(e.data.frameHeight)) callback(e.source, e.data.frameHeight);"
             + "});")
-    static native void onFrameHeight(FrameHeight callback);
+    public static native void onFrameHeight(FrameHeight callback);
 
     @JSBody(params = {"frame", "source"}, script = "return frame.contentWindow === source;")
-    static native boolean isFrameOf(JSObject frame, JSObject source);
+    public static native boolean isFrameOf(JSObject frame, JSObject source);
 
     @JSBody(params = {"element", "px"}, script = "element.style.height = px + 'px';")
-    static native void setHeight(JSObject element, double px);
+    public static native void setHeight(JSObject element, double px);
 
     @JSBody(params = {"from", "to"}, script = "to.scrollTop = from.scrollTop; to.scrollLeft = from.scrollLeft;")
-    static native void syncScroll(JSObject from, JSObject to);
+    public static native void syncScroll(JSObject from, JSObject to);
 
     @JSBody(params = "element", script = "element.scrollIntoView({block: 'end'});")
-    static native void scrollIntoView(JSObject element);
+    public static native void scrollIntoView(JSObject element);
 
     @JSBody(script = "return window.innerHeight + window.scrollY >= document.body.scrollHeight - 80;")
-    static native boolean nearBottom();
+    public static native boolean nearBottom();
 }

@@ -1,5 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.ArrayList;
@@ -12,8 +13,8 @@ import java.util.List;
  * each at most once. A sent cell stays shown until the server queues it (its own turn replaces
  * this one) or refuses it (the caller puts its code back in the composer).
  */
-final class PendingCells {
-    interface Sender {
+public final class PendingCells {
+    public interface Sender {
         /** Returns false if the cell could not be sent now; it stays held. */
         boolean send(String code);
     }
@@ -35,16 +36,16 @@ final class PendingCells {
     private final List<Cell> cells = new ArrayList<>();
     private String waitingFor = "waiting for the session…";
 
-    PendingCells() {
+    public PendingCells() {
         root.setAttribute("aria-live", "polite");
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
     /** True while some cell waits to be sent: a new cell must wait behind it. */
-    boolean holding() {
+    public boolean holding() {
         for (Cell c : cells) {
             if (!c.sent) {
                 return true;
@@ -53,7 +54,7 @@ final class PendingCells {
         return false;
     }
 
-    void hold(String code) {
+    public void hold(String code) {
         HTMLElement view = Dom.el("article", "turn pending");
         view.setAttribute("data-testid", "pending-turn");
         HTMLElement header = Dom.el("div", "turn-code");
@@ -70,7 +71,7 @@ final class PendingCells {
     }
 
     /** What held cells are waiting for, in a few words: "waiting for the connection…". */
-    void waitingFor(String words) {
+    public void waitingFor(String words) {
         waitingFor = words;
         for (Cell c : cells) {
             if (!c.sent) {
@@ -80,7 +81,7 @@ final class PendingCells {
     }
 
     /** Sends the held cells in order until the sender refuses one; returns how many were sent. */
-    int flush(Sender sender) {
+    public int flush(Sender sender) {
         int sent = 0;
         for (Cell c : cells) {
             if (c.sent) {
@@ -97,17 +98,17 @@ final class PendingCells {
     }
 
     /** The server queued a cell with this code: its own turn now shows it. */
-    void accepted(String code) {
+    public void accepted(String code) {
         removeSent(code);
     }
 
     /** The server refused a cell with this code (the caller puts it back in the composer). */
-    void refused(String code) {
+    public void refused(String code) {
         removeSent(code);
     }
 
     /** Forgets every cell and returns the codes of those never sent, oldest first. */
-    List<String> clear() {
+    public List<String> clear() {
         List<String> held = new ArrayList<>();
         for (Cell c : cells) {
             if (!c.sent) {
@@ -120,7 +121,7 @@ final class PendingCells {
     }
 
     /** Forgets the cells already sent: they belong to a conversation that is being closed. */
-    void forgetSent() {
+    public void forgetSent() {
         cells.removeIf(c -> {
             if (c.sent) {
                 root.removeChild(c.view);

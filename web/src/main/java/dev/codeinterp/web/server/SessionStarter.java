@@ -1,9 +1,10 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.server;
 
 import dev.codeinterp.model.ApiError;
 import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.browser.Window;
 
 /**
@@ -12,8 +13,8 @@ import org.teavm.jso.browser.Window;
  * refuses the create it says which one and tries again by itself after Retry-After. The key goes
  * only in the Authorization header of this request: never in a URL, never in a log.
  */
-final class SessionStarter {
-    interface Listener {
+public final class SessionStarter {
+    public interface Listener {
         void started(ServerSession session);
 
         /** The server wants an API key; {@code refused} if it did not accept the one just sent. */
@@ -31,11 +32,11 @@ final class SessionStarter {
     private final Listener listener;
     private boolean cancelled;
 
-    SessionStarter(Listener listener) {
+    public SessionStarter(Listener listener) {
         this.listener = listener;
     }
 
-    void start() {
+    public void start() {
         if (cancelled) {
             return;
         }
@@ -45,13 +46,13 @@ final class SessionStarter {
     }
 
     /** Keeps the key the user typed in this browser and tries again with it. */
-    void useKey(String key) {
+    public void useKey(String key) {
         Browser.storageSet(KEY, key.trim());
         start();
     }
 
     /** The page moved on: an answer still on its way is ignored, a pending retry does not happen. */
-    void cancel() {
+    public void cancel() {
         cancelled = true;
     }
 

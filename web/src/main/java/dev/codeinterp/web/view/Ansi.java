@@ -1,9 +1,9 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import org.teavm.jso.dom.html.HTMLElement;
 
 /** Renders text with ANSI SGR colour codes as styled spans; other escapes are dropped, never shown raw. */
-final class Ansi {
+public final class Ansi {
     private Ansi() {
     }
 

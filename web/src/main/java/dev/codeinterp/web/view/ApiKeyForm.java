@@ -1,5 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.events.KeyboardEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -7,8 +8,8 @@ import org.teavm.jso.dom.html.HTMLElement;
  * Asks for the API key a server requires before it starts a session. Not an HTML form: nothing
  * here can be submitted as a navigation, so the key never ends up in a URL.
  */
-final class ApiKeyForm {
-    interface Submit {
+public final class ApiKeyForm {
+    public interface Submit {
         void key(String key);
     }
 
@@ -16,7 +17,7 @@ final class ApiKeyForm {
     private final HTMLElement problem = Dom.el("p", "api-key-problem");
     private final HTMLElement input = Dom.el("input", "api-key-input");
 
-    ApiKeyForm(Submit submit) {
+    public ApiKeyForm(Submit submit) {
         root.setAttribute("data-testid", "api-key-form");
         root.appendChild(Dom.text("h2", "api-key-title", "API key needed"));
         root.appendChild(Dom.text("p", null, "This server asks for an API key before it starts a session. Whoever runs "
@@ -55,12 +56,12 @@ final class ApiKeyForm {
         });
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
     /** Shows the form; {@code refused} says the last key was not accepted. */
-    void ask(boolean refused) {
+    public void ask(boolean refused) {
         Dom.setText(problem, refused ? "That key was not accepted. Check it and try again." : "");
         input.focus();
     }

@@ -1,5 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.local;
 
+import dev.codeinterp.web.view.Dom;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
@@ -14,7 +15,7 @@ import java.util.List;
  * this page's DOM, cookies and storage nor our API with credentials. We talk to it only by
  * postMessage (docs/local-runtime-protocol.md) and accept messages only from its window.
  */
-final class LocalRuntimeFrame {
+public final class LocalRuntimeFrame {
     static final String PAGE = "/local/runtime.html";
 
     @JSFunctor

@@ -1,5 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -9,7 +10,7 @@ import java.util.Map;
  * One MIME bundle, in the richest form that is safe: images as images, SVG only as an image,
  * HTML only inside a sandboxed frame without allow-same-origin, everything else as text.
  */
-final class BundleView {
+public final class BundleView {
     private BundleView() {
     }
 

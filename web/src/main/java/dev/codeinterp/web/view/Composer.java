@@ -1,5 +1,6 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.events.KeyboardEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -10,8 +11,8 @@ import java.util.List;
  * The code editor: Shift+Enter or Ctrl/Cmd+Enter runs, Tab indents, Enter keeps the indent
  * (one level more after a colon), Up/Down at the first/last line recall earlier cells.
  */
-final class Composer {
-    interface Actions {
+public final class Composer {
+    public interface Actions {
         void run(String code);
 
         void interrupt();
@@ -31,7 +32,7 @@ final class Composer {
     private String draft = "";
     private final Actions actions;
 
-    Composer(Actions actions) {
+    public Composer(Actions actions) {
         this.actions = actions;
         editor.setAttribute("data-testid", "composer");
         editor.setAttribute("aria-label", "Python code");
@@ -65,15 +66,15 @@ final class Composer {
         setRunning(false);
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
-    void focus() {
+    public void focus() {
         editor.focus();
     }
 
-    void setRunning(boolean running) {
+    public void setRunning(boolean running) {
         interrupt.setAttribute("aria-disabled", running ? "false" : "true");
         if (running) {
             interrupt.getClassList().remove("idle");
@@ -82,7 +83,7 @@ final class Composer {
         }
     }
 
-    void remember(String code) {
+    public void remember(String code) {
         if (!code.isBlank() && (history.isEmpty() || !history.get(history.size() - 1).equals(code))) {
             history.add(code);
         }
@@ -90,7 +91,7 @@ final class Composer {
     }
 
     /** Gives back a cell that did not run, after anything typed since, so no code is lost. */
-    void putBack(String code) {
+    public void putBack(String code) {
         String typed = Browser.value(editor);
         setCode(typed.isBlank() ? code : typed + "\n\n" + code);
         editor.focus();

@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
@@ -17,7 +17,7 @@ import java.util.List;
  * stored as its wire JSON under [conversation id, seq]; appends are gathered and written in one
  * transaction a few times a second, so a chatty cell costs few transactions.
  */
-final class LocalHistory {
+public final class LocalHistory {
     private static final int FLUSH_DELAY_MS = 150;
 
     interface Loaded {

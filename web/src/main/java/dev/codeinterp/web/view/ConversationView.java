@@ -1,7 +1,9 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -11,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 
 /** The column of turns, one per execution, built from the session's events in seq order. */
-final class ConversationView {
-    interface FinishedListener {
+public final class ConversationView {
+    public interface FinishedListener {
         void onFinished(Event.Finished finished);
     }
 
@@ -28,7 +30,7 @@ final class ConversationView {
 
     private final WorkspaceFiles files;
 
-    ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
+    public ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
         this.onFinished = onFinished;
         this.empty = Dom.text("p", "empty", intro);
         empty.setAttribute("data-testid", "intro");
@@ -37,11 +39,11 @@ final class ConversationView {
         root.appendChild(empty);
     }
 
-    HTMLElement root() {
+    public HTMLElement root() {
         return root;
     }
 
-    boolean running() {
+    public boolean running() {
         return running > 0;
     }
 
@@ -50,7 +52,7 @@ final class ConversationView {
      * the rest for the next frame, so a flood of output never blocks typing or scrolling, and
      * layout is read once per frame instead of once per event.
      */
-    void apply(SessionEvent e) {
+    public void apply(SessionEvent e) {
         backlog.add(e);
         if (!scheduled) {
             scheduled = true;

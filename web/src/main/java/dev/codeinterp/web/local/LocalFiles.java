@@ -1,6 +1,8 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.web.bindings.FileTransfer;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
@@ -14,7 +16,7 @@ import java.util.Map;
  * The local interpreter's workspace: files go into Pyodide's filesystem through the runtime frame
  * and come back from it, so uploads and downloads never touch the network.
  */
-final class LocalFiles implements WorkspaceFiles {
+public final class LocalFiles implements WorkspaceFiles {
     private static final long MAX_UPLOAD_BYTES = 100L << 20;
 
     private interface Reply {

@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.bindings;
 
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
@@ -8,25 +8,25 @@ import org.teavm.jso.JSObject;
  * Browser plumbing for moving file bytes: uploads with progress, blobs, and saving to disk.
  * TeaVM renames JSBody parameters to single letters, so inner names here are never one letter.
  */
-final class FileTransfer {
+public final class FileTransfer {
     private FileTransfer() {
     }
 
     @JSFunctor
-    interface ProgressCallback extends JSObject {
+    public interface ProgressCallback extends JSObject {
         void call(double loaded, double total);
     }
 
     @JSFunctor
-    interface BlobUrlCallback extends JSObject {
+    public interface BlobUrlCallback extends JSObject {
         void call(int status, String blobUrl);
     }
 
     @JSBody(params = "file", script = "return String(file.name || 'upload');")
-    static native String name(JSObject file);
+    public static native String name(JSObject file);
 
     @JSBody(params = "file", script = "return file.size || 0;")
-    static native double size(JSObject file);
+    public static native double size(JSObject file);
 
     /** PUTs the file's bytes; the browser streams them and reports progress. */
     @JSBody(params = {"url", "token", "file", "progress", "done"}, script =
@@ -34,13 +34,13 @@ final class FileTransfer {
             + "x.upload.onprogress = function(pe) { progress(pe.loaded, pe.lengthComputable ? pe.total : file.size); };"
             + "x.onload = function() { done(x.status, x.responseText); };"
             + "x.onerror = function() { done(0, ''); }; x.send(file);")
-    static native void upload(String url, String token, JSObject file, ProgressCallback progress, Browser.HttpCallback done);
+    public static native void upload(String url, String token, JSObject file, ProgressCallback progress, Browser.HttpCallback done);
 
     @JSBody(params = {"method", "url", "token", "callback"}, script =
             "var x = new XMLHttpRequest(); x.open(method, url); x.setRequestHeader('Authorization', 'Bearer ' + token);"
             + "x.onload = function() { callback(x.status, x.responseText); };"
             + "x.onerror = function() { callback(0, ''); }; x.send();")
-    static native void request(String method, String url, String token, Browser.HttpCallback callback);
+    public static native void request(String method, String url, String token, Browser.HttpCallback callback);
 
     /** Fetches with the token and hands back a blob: URL (the token never goes into a URL). */
     @JSBody(params = {"url", "token", "callback"}, script =
@@ -48,14 +48,14 @@ final class FileTransfer {
             + "x.setRequestHeader('Authorization', 'Bearer ' + token);"
             + "x.onload = function() { callback(x.status, x.status === 200 ? URL.createObjectURL(x.response) : null); };"
             + "x.onerror = function() { callback(0, null); }; x.send();")
-    static native void fetchBlobUrl(String url, String token, BlobUrlCallback callback);
+    public static native void fetchBlobUrl(String url, String token, BlobUrlCallback callback);
 
     @JSBody(params = {"blobUrl", "name"}, script =
             "var a = document.createElement('a'); a.href = blobUrl; a.download = name; a.rel = 'noopener';"
             + "document.body.appendChild(a); a.click(); a.remove();"
             + "setTimeout(function() { URL.revokeObjectURL(blobUrl); }, 60000);")
-    static native void saveAs(String blobUrl, String name);
+    public static native void saveAs(String blobUrl, String name);
 
     @JSBody(params = {"bytes", "mime"}, script = "return URL.createObjectURL(new Blob([bytes], {type: mime}));")
-    static native String blobUrl(JSObject bytes, String mime);
+    public static native String blobUrl(JSObject bytes, String mime);
 }

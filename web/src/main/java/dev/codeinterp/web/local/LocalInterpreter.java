@@ -1,10 +1,13 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.session.Interpreter;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSObject;
 
@@ -18,8 +21,8 @@ import java.util.Set;
  * files. The frame speaks the runner's own event lines, so this class does what the server's
  * session does for server mode: numbers events, adds {@code queued}, and records them.
  */
-final class LocalInterpreter implements Interpreter {
-    static final String ROUTE_PREFIX = "/l/";
+public final class LocalInterpreter implements Interpreter {
+    public static final String ROUTE_PREFIX = "/l/";
     private static final String NO_EXECUTION = "";
 
     private final String conversationId;
@@ -45,12 +48,12 @@ final class LocalInterpreter implements Interpreter {
         this.files = new LocalFiles(frame, history);
     }
 
-    static LocalInterpreter create() {
+    public static LocalInterpreter create() {
         return new LocalInterpreter(randomId());
     }
 
     /** Reopens a conversation from this browser's history; null if the id is not one of ours. */
-    static LocalInterpreter reopen(String conversationId) {
+    public static LocalInterpreter reopen(String conversationId) {
         return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId) : null;
     }
 

@@ -1,12 +1,13 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
+import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** Sizes HTML output frames to their content from the numbers they post; nothing else is read. */
-final class FrameSizer {
+public final class FrameSizer {
     private static final List<HTMLElement> FRAMES = new ArrayList<>();
     private static boolean listening;
 

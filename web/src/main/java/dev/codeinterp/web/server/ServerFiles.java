@@ -1,11 +1,13 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.server;
 
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.web.bindings.FileTransfer;
+import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSObject;
 
 /** The server session's workspace over the REST file API, authorised by the session token. */
-final class ServerFiles implements WorkspaceFiles {
+public final class ServerFiles implements WorkspaceFiles {
     private final String base;
     private final String token;
     private long maxUpload = 100L << 20;

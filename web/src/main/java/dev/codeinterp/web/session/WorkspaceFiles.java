@@ -1,4 +1,4 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.session;
 
 import dev.codeinterp.model.FileEntry;
 import org.teavm.jso.JSObject;
@@ -9,7 +9,7 @@ import java.util.List;
  * The session's workspace as the UI uses it, whichever mode holds it: the server's (over REST, with
  * the session token) or the local interpreter's (inside the browser, never sent anywhere).
  */
-interface WorkspaceFiles {
+public interface WorkspaceFiles {
     interface Listing {
         void files(List<FileEntry> files);
     }

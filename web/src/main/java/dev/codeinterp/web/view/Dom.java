@@ -1,19 +1,19 @@
-package dev.codeinterp.web;
+package dev.codeinterp.web.view;
 
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLDocument;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /** Builds DOM with text APIs only: nothing the app shows is ever parsed as markup. */
-final class Dom {
+public final class Dom {
     private Dom() {
     }
 
-    static HTMLDocument document() {
+    public static HTMLDocument document() {
         return Window.current().getDocument();
     }
 
-    static HTMLElement el(String tag, String className) {
+    public static HTMLElement el(String tag, String className) {
         HTMLElement e = document().createElement(tag);
         if (className != null) {
             e.setClassName(className);
@@ -21,7 +21,7 @@ final class Dom {
         return e;
     }
 
-    static HTMLElement text(String tag, String className, String text) {
+    public static HTMLElement text(String tag, String className, String text) {
         HTMLElement e = el(tag, className);
         e.appendChild(document().createTextNode(text));
         return e;
