@@ -67,7 +67,7 @@ async function init(message) {
   config = message.config;
   try {
     post({ kind: 'loading', message: `Loading Python (Pyodide ${config.pyodideVersion})` });
-    const sources = Promise.all(['runner.py', 'pyodide_host.py'].map((name) => fetchText(config.runtimeURL + name)));
+    const sources = fetchPythonSources(config.runtimeURL);
     const { loadPyodide } = await import(config.indexURL + 'pyodide.mjs');
     const wasm = watchWasmFailure();
     const restoreFetch = serveAssets();
@@ -85,11 +85,12 @@ async function init(message) {
       restoreFetch();
     }
     post({ kind: 'loading', message: 'Starting the interpreter' });
-    const [runnerSource, hostSource] = await sources;
     const FS = pyodide.FS;
-    FS.mkdirTree(CODE_DIR);
-    FS.writeFile(`${CODE_DIR}/runner.py`, runnerSource);
-    FS.writeFile(`${CODE_DIR}/pyodide_host.py`, hostSource);
+    for (const [path, text] of await sources) {
+      const file = `${CODE_DIR}/${path}`;
+      FS.mkdirTree(file.slice(0, file.lastIndexOf('/')));
+      FS.writeFile(file, text);
+    }
     ensureWorkspace();
     FS.chdir(WORKSPACE);
     pyodide.runPython(`import sys\nsys.path.append(${JSON.stringify(CODE_DIR)})`);
@@ -183,6 +184,15 @@ function routeFdOutput() {
 /** [[stream name, text], ...] written to fds 1 and 2 since the last call. */
 function takeFdOutput() {
   return fdOutput.splice(0);
+}
+
+/**
+ * The Python files of the runtime as [[path under CODE_DIR, text], ...]: the build lists them in
+ * python-files.json next to them (pyodide_host.py, then every module of the runner package).
+ */
+async function fetchPythonSources(runtimeURL) {
+  const paths = JSON.parse(await fetchText(runtimeURL + 'python-files.json'));
+  return Promise.all(paths.map(async (path) => [path, await fetchText(runtimeURL + path)]));
 }
 
 async function fetchText(url) {

@@ -1,6 +1,7 @@
-"""Behaviour of runner.py, driven the two ways it is used.
+"""Behaviour of the runner (the codeinterp_runner package), driven the two ways it is used.
 
-* As the sandbox drives it: a subprocess (``python3 -u runner.py``) speaking JSON lines.
+* As the sandbox drives it: a subprocess (``python3 -u -P -m codeinterp_runner``, the package's
+  parent on PYTHONPATH) speaking JSON lines.
 * As Pyodide drives it: ``Runner(emit)`` in this process, without threads.
 
 Tests needing numpy, pandas or matplotlib skip when those are not importable; inside the sandbox
@@ -27,11 +28,14 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER_DIR = os.path.dirname(HERE)
-RUNNER_PATH = os.path.join(RUNNER_DIR, 'runner.py')
 if RUNNER_DIR not in sys.path:
     sys.path.insert(0, RUNNER_DIR)
 
-import runner  # noqa: E402  (found next to this directory)
+from codeinterp_runner.cells import Runner  # noqa: E402  (found next to this directory)
+
+# As SandboxSpec.COMMAND starts it, with PYTHONPATH as the image sets it.
+RUNNER_COMMAND = [sys.executable, '-u', '-P', '-m', 'codeinterp_runner']
+RUNNER_PACKAGE = 'codeinterp_runner'  # in the file name of every runner frame
 
 ANSI = re.compile(r'\x1b\[[0-9;]*m')
 
@@ -83,11 +87,19 @@ def pngs(events):
 
 
 class RunnerProcess:
-    """runner.py as the sandbox runs it: JSON lines over the pipes of a subprocess."""
+    """The runner as the sandbox runs it: JSON lines over the pipes of a subprocess.
 
-    def __init__(self):
+    ``workspace`` ({name: text}) is written into its working directory before it starts.
+    """
+
+    def __init__(self, workspace=None):
         self.cwd = tempfile.mkdtemp(prefix='runner-test-')
-        self.proc = subprocess.Popen([sys.executable, '-u', RUNNER_PATH], cwd=self.cwd,
+        for name, text in (workspace or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(self.cwd, name)), exist_ok=True)
+            with open(os.path.join(self.cwd, name), 'w') as f:
+                f.write(text)
+        env = dict(os.environ, PYTHONPATH=RUNNER_DIR)
+        self.proc = subprocess.Popen(RUNNER_COMMAND, cwd=self.cwd, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._events = queue.Queue()
         self._ids = itertools.count(1)
@@ -224,15 +236,6 @@ class LifecycleTest(ProcessTestCase):
             self.assertTrue(event['message'])
         self.assertEqual(result_text(self.run_cell('1 + 1')), '2')
 
-    def test_write_file_places_an_input_file_the_next_cell_reads(self):
-        self.runner.send({'type': 'write_file', 'name': 'sales.csv', 'content_base64': 'YSxiCjEsMgo='})
-        for hostile in ('../escape.txt', '/etc/passwd', '..', 'a\\b', 'nul\x00'):
-            self.runner.send({'type': 'write_file', 'name': hostile, 'content_base64': 'aGk='})
-            self.assertEqual(self.runner.next_event()['type'], 'protocol_error')
-        events = self.run_cell("print(open('sales.csv').read(), end='')")
-        self.assertEqual(''.join(e['text'] for e in events if e['type'] == 'stream'), 'a,b\n1,2\n')
-        self.assertFalse(os.path.exists(os.path.join(os.path.dirname(self.runner.cwd), 'escape.txt')))
-
     def test_shutdown_exits_with_status_zero(self):
         self.run_cell('print("bye")')
         self.runner.send({'type': 'shutdown'})
@@ -244,6 +247,13 @@ class LifecycleTest(ProcessTestCase):
         events = [event for _, event in self.runner.collect_timed(cell_id)]
         self.assertEqual(stream_text(events), 'last\n')
         self.assertEqual(self.runner.proc.wait(10), 0)
+
+    def test_a_package_of_the_same_name_in_the_workspace_does_not_replace_the_runner(self):
+        impostor = RunnerProcess(workspace={'codeinterp_runner/__init__.py': '',
+                                            'codeinterp_runner/__main__.py': 'print("impostor")\n'})
+        self.addCleanup(impostor.close)
+        self.assertEqual(impostor.ready['type'], 'ready')
+        self.assertEqual(result_text(impostor.run('1 + 1')), '2')
 
     def test_the_runner_never_writes_to_its_own_stderr(self):
         self.run_cell('import os, sys\nprint("e", file=sys.stderr)\nos.write(2, b"fd2\\n")\n1/0')
@@ -313,6 +323,13 @@ class NamespaceTest(ProcessTestCase):
         self.run_cell('open("helper_mod.py", "w").write("VALUE = 5\\n")')
         self.assertEqual(result_text(self.run_cell('import helper_mod\nhelper_mod.VALUE')), '5')
 
+
+    def test_cells_see_neither_the_runners_directory_nor_its_pythonpath(self):
+        text = result_text(self.run_cell('import os, sys\n'
+                                         '(sys.path[0], "PYTHONPATH" in os.environ, '
+                                         'any("codeinterp_runner" in os.listdir(p) for p in sys.path[1:] '
+                                         'if os.path.isdir(p)))'))
+        self.assertEqual(text, "('', False, False)")
 
 # ---- streaming ------------------------------------------------------------------------------
 
@@ -548,7 +565,7 @@ class ErrorTest(ProcessTestCase):
         self.assertIn('File "<cell-1>", line 4, in <module>', text)
         self.assertIn('File "<cell-1>", line 2, in f', text)
         self.assertIn('return 1 / 0', text)  # the cell's own source line
-        self.assertNotIn('runner.py', text)
+        self.assertNotIn(RUNNER_PACKAGE, text)
         self.assertTrue(text.endswith('ZeroDivisionError: division by zero'))
 
     def test_library_frames_are_kept_but_runner_frames_are_not(self):
@@ -557,7 +574,7 @@ class ErrorTest(ProcessTestCase):
         text = plain_traceback(error)
         self.assertIn('<cell-1>', text)
         self.assertIn('json', text.split('<cell-1>', 1)[1])
-        self.assertNotIn('runner.py', text)
+        self.assertNotIn(RUNNER_PACKAGE, text)
 
     def test_chained_exceptions_show_both(self):
         error = only(self.run_cell('try:\n    1 / 0\nexcept Exception as e:\n    raise ValueError("bad") from e'),
@@ -565,7 +582,7 @@ class ErrorTest(ProcessTestCase):
         text = plain_traceback(error)
         self.assertLess(text.index('ZeroDivisionError'), text.index('direct cause'))
         self.assertLess(text.index('direct cause'), text.index('ValueError: bad'))
-        self.assertNotIn('runner.py', text)
+        self.assertNotIn(RUNNER_PACKAGE, text)
 
     def test_a_syntax_error_reports_line_and_column(self):
         code = 'a = 1\nb = a +* 2\n'
@@ -584,7 +601,7 @@ class ErrorTest(ProcessTestCase):
         self.assertIn('b = a +* 2', text)
         self.assertIn('^', text)
         self.assertNotIn('Traceback', text)  # no frames: nothing ran
-        self.assertNotIn('runner.py', text)
+        self.assertNotIn(RUNNER_PACKAGE, text)
         self.assertEqual(result_text(self.run_cell('"a" in globals()')), 'False')
 
     def test_an_indentation_error_is_reported_not_a_crash(self):
@@ -601,6 +618,14 @@ class ErrorTest(ProcessTestCase):
             self.assertEqual((error['ename'], error['evalue']), ('SystemExit', value), code)
             self.assertEqual(events[-1]['status'], 'error')
         self.assertEqual(stream_text(self.run_cell('print("alive")')), 'alive\n')
+
+    def test_errors_raised_inside_the_runner_show_the_cell_and_no_runner_module(self):
+        for code in ['input("name? ")', 'import sys\nsys.stdin.read()', 'display(1, raw=True)',
+                     'import sys\nsys.stdout.write(5)']:
+            error = only(self.run_cell(code, timeout=5), 'error')
+            text = plain_traceback(error)
+            self.assertIn('<cell-', text, code)
+            self.assertNotIn(RUNNER_PACKAGE, text, code)
 
     def test_input_fails_fast_with_a_clear_message(self):
         events = self.run_cell('input("name? ")', timeout=5)
@@ -642,7 +667,7 @@ class InterruptTest(ProcessTestCase):
         self.assertEqual(events[-1]['status'], 'interrupted')
         error = only(events, 'error')
         self.assertEqual(error['ename'], 'KeyboardInterrupt')
-        self.assertNotIn('runner.py', plain_traceback(error))
+        self.assertNotIn(RUNNER_PACKAGE, plain_traceback(error))
 
     def test_an_interrupt_message_raises_keyboard_interrupt_and_keeps_state(self):
         self.run_cell('x = 42')
@@ -685,7 +710,7 @@ class InterruptTest(ProcessTestCase):
 class InProcessTest(unittest.TestCase):
     def setUp(self):
         self.events = []
-        self.runner = runner.Runner(self.events.append, threaded=False)
+        self.runner = Runner(self.events.append, threaded=False)
         self.addCleanup(self.runner.close)
 
     def execute(self, code, cell_id='c'):
