@@ -2,7 +2,7 @@
 //
 //   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
-//   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker, the host module,
+//   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker's modules, the host module,
 //                                  python-files.json (the Python files the worker installs)
 //   <out>/runtime/codeinterp_runner/<module>.py[.gz]   the runner package
 //
@@ -28,7 +28,8 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
-const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js', 'worker.mjs', 'pyodide_host.py'];
+const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js',
+  'worker.mjs', 'boot.mjs', 'packages.mjs', 'workspace-fs.mjs', 'errors.mjs', 'pyodide_host.py'];
 const RUNNER_PACKAGE = basename(runnerDir);
 
 rmSync(out, { recursive: true, force: true });
