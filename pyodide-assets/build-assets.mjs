@@ -2,21 +2,23 @@
 //
 //   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
-//   <out>/runtime/<file>[.gz]      our frame's page and scripts, worker, host module and the runner
+//   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker's modules, the host module,
+//                                  python-files.json (the Python files the worker installs)
+//   <out>/runtime/codeinterp_runner/<module>.py[.gz]   the runner package
 //
 // Compressible files are stored gzipped only (level 9, done once here instead of per request);
 // the server sends them as they are to clients that accept gzip and inflates them for the rest.
-// The runner is copied from sandbox-images/runner/runner.py: one source file, two homes.
+// The runner package is copied from sandbox-images/runner/codeinterp_runner: one source, two homes.
 //
-// Usage: node build-assets.mjs <out dir> <runner.py>
+// Usage: node build-assets.mjs <out dir> <runner package dir>
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const [out, runnerPath] = process.argv.slice(2);
-if (!out || !runnerPath) {
-  console.error('usage: node build-assets.mjs <out dir> <runner.py>');
+const [out, runnerDir] = process.argv.slice(2);
+if (!out || !runnerDir) {
+  console.error('usage: node build-assets.mjs <out dir> <runner package dir>');
   process.exit(2);
 }
 const here = new URL('.', import.meta.url).pathname;
@@ -26,14 +28,16 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
-const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js', 'worker.mjs', 'pyodide_host.py'];
+const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js',
+  'worker.mjs', 'boot.mjs', 'packages.mjs', 'workspace-fs.mjs', 'errors.mjs', 'pyodide_host.py'];
+const RUNNER_PACKAGE = basename(runnerDir);
 
 rmSync(out, { recursive: true, force: true });
 const manifest = { pyodide: pyodideVersion, runtime: '', files: {} };
 
 /** Stores one file (gzipped if that saves at least a tenth) and lists it in the manifest. */
 function place(group, name, bytes) {
-  mkdirSync(join(out, group), { recursive: true });
+  mkdirSync(dirname(join(out, group, name)), { recursive: true });
   const gz = gzipSync(bytes, { level: 9 });
   const compress = gz.length < bytes.length * 0.9;
   writeFileSync(join(out, group, compress ? name + '.gz' : name), compress ? gz : bytes);
@@ -51,7 +55,13 @@ for (const name of PYODIDE_FILES) {
 // The runtime is served under a hash of its contents, so its URLs can be cached forever.
 const hash = createHash('sha256');
 const runtime = RUNTIME_FILES.map(name => [name, readFileSync(join(here, 'src', 'runtime', name))]);
-runtime.push(['runner.py', readFileSync(runnerPath)]);
+// Every module of the runner package, in a fixed order (bytecode and anything else stay behind).
+for (const name of readdirSync(runnerDir).filter(name => name.endsWith('.py')).sort()) {
+  runtime.push([`${RUNNER_PACKAGE}/${name}`, readFileSync(join(runnerDir, name))]);
+}
+// What the worker writes into Pyodide's file system before it imports the host module.
+const pythonFiles = runtime.map(([name]) => name).filter(name => name.endsWith('.py'));
+runtime.push(['python-files.json', Buffer.from(JSON.stringify(pythonFiles) + '\n')]);
 for (const [name, bytes] of runtime) {
   hash.update(name).update('\0').update(bytes).update('\0');
 }

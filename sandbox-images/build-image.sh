@@ -9,7 +9,12 @@ log() { echo "[sandbox-image] $*" >&2; }
 suite=bookworm
 base_hash=$(cat "$here/packages.txt" "$here/build-image.sh" | sha256sum | cut -c1-16)
 base_tag="codeinterp-sandbox-base:$base_hash"
-final_hash=$( (echo "$base_hash"; cat "$here/runner/runner.py" "$here/Dockerfile.runner") | sha256sum | cut -c1-16)
+# Every file the runner layer copies (names too, in a fixed order): any change to the package rebuilds it.
+runner_files() {
+  (cd "$here/runner" && find codeinterp_runner .dockerignore -type f -not -path '*/__pycache__/*' | LC_ALL=C sort)
+}
+final_hash=$( (echo "$base_hash"; cat "$here/Dockerfile.runner"
+  runner_files | while read -r file; do echo "$file"; cat "$here/runner/$file"; done) | sha256sum | cut -c1-16)
 final_tag="codeinterp-sandbox:$final_hash"
 
 if docker image inspect "$final_tag" >/dev/null 2>&1; then

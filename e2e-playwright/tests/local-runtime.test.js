@@ -67,7 +67,7 @@ describe('the runner in the browser', () => {
     assert.equal(error.ename, 'ZeroDivisionError');
     assert.match(error.evalue, /division by zero/);
     assert.ok(error.traceback.some((line) => line.includes('<cell-')));
-    assert.ok(!error.traceback.some((line) => /runner\.py|pyodide_host/.test(line)), error.traceback.join('\n'));
+    assert.ok(!error.traceback.some((line) => /codeinterp_runner|pyodide_host/.test(line)), error.traceback.join('\n'));
     assert.equal(finishedOf(events).status, 'error');
 
     events = await run(shared.page, 'print(2 +');

@@ -1,7 +1,7 @@
 """Local mode's Python side: drives the runner inside Pyodide and watches the workspace.
 
 The worker (worker.mjs) imports this module and calls ``Host.execute`` for each cell. Events
-go out as runner-protocol JSON lines (``runner.encode_line``, the encoder the sandbox uses), so
+go out as runner-protocol JSON lines (``protocol.encode_line``, the encoder the sandbox uses), so
 the app decodes both modes with one codec. Before a cell's ``finished`` line, one ``artifact``
 line is sent per file the cell created or changed in the workspace, as the server does.
 """
@@ -12,7 +12,9 @@ import os
 import signal
 import time
 
-import runner
+from codeinterp_runner import protocol
+from codeinterp_runner.cells import Runner
+from codeinterp_runner.output import utf8_boundary
 
 WORKSPACE = '/workspace'
 BURST_EVENTS = 200  # stream events sent at once before pacing starts...
@@ -92,9 +94,8 @@ class StreamPacer:
             data = ''.join(parts).encode('utf-8', 'surrogatepass')
             start = 0
             while start < len(data):
-                end = runner._utf8_boundary(data, start + runner.STREAM_CHUNK_BYTES)
-                self._send({'type': 'stream', 'id': cell_id, 'name': name,
-                            'text': data[start:end].decode('utf-8', 'surrogatepass')})
+                end = utf8_boundary(data, start + protocol.STREAM_CHUNK_BYTES)
+                self._send(protocol.stream(cell_id, name, data[start:end].decode('utf-8', 'surrogatepass')))
                 start = end
 
 
@@ -116,8 +117,8 @@ class Host:
         self._before = {}
         self._notes = []
         self._pacer = StreamPacer(self._send)
-        self.runner = runner.Runner(self._emit)
-        # As the sandbox's main() does: an interrupt between cells is ignored, not raised.
+        self.runner = Runner(self._emit)
+        # As the sandbox's __main__ does: an interrupt between cells is ignored, not raised.
         signal.signal(signal.SIGINT, self.runner.on_sigint)
         sleep = time.sleep
 
@@ -148,7 +149,7 @@ class Host:
         if self._cell is None:
             return
         for name, text in self._fd_text():
-            self._pacer.stream({'type': 'stream', 'id': self._cell, 'name': name, 'text': text})
+            self._pacer.stream(protocol.stream(self._cell, name, text))
 
     def _emit(self, event):
         kind = event['type']
@@ -166,10 +167,10 @@ class Host:
         if kind == 'started' and event.get('id') == self._cell:
             notes, self._notes = self._notes, []
             for text in notes:
-                self._send({'type': 'stream', 'id': self._cell, 'name': 'stderr', 'text': text})
+                self._send(protocol.stream(self._cell, 'stderr', text))
 
     def _send(self, event):
-        self._post_line(event['type'], runner.encode_line(event).decode('utf-8').rstrip('\n'))
+        self._post_line(event['type'], protocol.encode_line(event).decode('utf-8').rstrip('\n'))
 
     def _report_files(self):
         try:

@@ -1,4 +1,6 @@
-// Local mode's interpreter: one Pyodide in a module worker, driven by runtime.js.
+// Local mode's interpreter: one Pyodide in a module worker, driven by runtime.js. This module
+// takes the frame's messages and runs them; boot.mjs starts Pyodide, packages.mjs loads what a
+// cell imports, workspace-fs.mjs keeps the workspace (all imported from the same hashed path).
 //
 // runtime.js starts a classic worker from a blob: URL that imports this module, because the
 // frame's origin is opaque (sandbox without allow-same-origin) and may not start a worker from an
@@ -10,20 +12,17 @@
 // the frame terminating this worker. Replies use `kind` (the frame's vocabulary); runner events
 // go out as the runner-protocol lines the frame forwards to the app.
 
-const WORKSPACE = '/workspace';
-const CODE_DIR = '/opt/codeinterp';
-const MAX_NAME_BYTES = 255;
+import { fetchPythonSources, installPythonSources, receiveAssets, routeFdOutput, startPyodide } from './boot.mjs';
+import { describe } from './errors.mjs';
+import { Packages } from './packages.mjs';
+import { WORKSPACE, WorkspaceFs } from './workspace-fs.mjs';
 
 let config = null;
 let pyodide = null;
-let hostModule = null;
+let workspace = null;
+let packages = null;
 let host = null;
 let work = Promise.resolve();
-let assetsArrived = null;
-/** url -> bytes of the core's big files, from the frame (which keeps them across workers). */
-const assets = new Promise((resolve) => {
-  assetsArrived = resolve;
-});
 
 const post = (message, transfer = []) => self.postMessage(message, transfer);
 
@@ -38,8 +37,7 @@ export function start(early) {
 function receive(event) {
   const message = event.data;
   if (message.kind === 'assets') {
-    // Not queued: init is waiting for these.
-    assetsArrived(new Map((message.files || []).map((file) => [file.url, file.bytes])));
+    receiveAssets(message.files); // not queued: init is waiting for these
     return;
   }
   work = work.then(() => handle(message)).catch((error) => {
@@ -61,136 +59,37 @@ async function handle(message) {
   }
 }
 
-// ---- start ---------------------------------------------------------------------------------
-
 async function init(message) {
   config = message.config;
   try {
     post({ kind: 'loading', message: `Loading Python (Pyodide ${config.pyodideVersion})` });
-    const sources = Promise.all(['runner.py', 'pyodide_host.py'].map((name) => fetchText(config.runtimeURL + name)));
-    const { loadPyodide } = await import(config.indexURL + 'pyodide.mjs');
-    const wasm = watchWasmFailure();
-    const restoreFetch = serveAssets();
-    try {
-      pyodide = await Promise.race([wasm.failed, loadPyodide({
-        indexURL: config.indexURL,
-        lockFileURL: config.packagesURL + 'pyodide-lock.json',
-        packageBaseUrl: config.packagesURL,
-        // Output outside cells (package loader chatter) goes to the console, never to the app.
-        stdout: (text) => console.log(text),
-        stderr: (text) => console.warn(text),
-      })]);
-    } finally {
-      wasm.stop();
-      restoreFetch();
-    }
+    const sources = fetchPythonSources(config.runtimeURL);
+    pyodide = await startPyodide(config);
+    let hostModule = null;
+    workspace = new WorkspaceFs(pyodide, config.mirrorFileLimit, (name) => hostModule.mime_of(name));
     post({ kind: 'loading', message: 'Starting the interpreter' });
-    const [runnerSource, hostSource] = await sources;
-    const FS = pyodide.FS;
-    FS.mkdirTree(CODE_DIR);
-    FS.writeFile(`${CODE_DIR}/runner.py`, runnerSource);
-    FS.writeFile(`${CODE_DIR}/pyodide_host.py`, hostSource);
-    ensureWorkspace();
-    FS.chdir(WORKSPACE);
-    pyodide.runPython(`import sys\nsys.path.append(${JSON.stringify(CODE_DIR)})`);
+    installPythonSources(pyodide, await sources);
+    workspace.ensure();
+    pyodide.FS.chdir(WORKSPACE);
     hostModule = pyodide.pyimport('pyodide_host');
-    host = hostModule.Host(postLine, filesChanged, heapKb, takeFdOutput);
-    routeFdOutput();
+    const fdOutput = [];
+    host = hostModule.Host(postLine, filesChanged, heapKb, () => fdOutput.splice(0));
+    routeFdOutput(pyodide, fdOutput);
+    packages = new Packages(pyodide, hostModule, config.wheelsURL,
+      (text) => post({ kind: 'loading', message: text }));
     let isolated = false;
     if (message.interruptBuffer && self.crossOriginIsolated) {
       pyodide.setInterruptBuffer(message.interruptBuffer);
       isolated = true;
     }
     for (const file of message.files || []) {
-      writeWorkspaceFile(file.name, file.bytes);
+      workspace.write(file.name, file.bytes);
     }
     const python = pyodide.runPython("import sys\n'%d.%d.%d' % sys.version_info[:3]");
     post({ kind: 'ready', python, pyodide: pyodide.version, isolated });
   } catch (error) {
     post({ kind: 'fatal', message: `Python could not be loaded in this browser: ${describe(error)}` });
   }
-}
-
-/**
- * While Pyodide loads, its fetches of the files the frame handed over are answered from those
- * bytes; anything else (and a file the frame could not get) goes to the network as usual.
- */
-function serveAssets() {
-  const realFetch = self.fetch;
-  self.fetch = async (input, init) => {
-    const url = String(input instanceof Request ? input.url : input);
-    if (config.bigAssets.includes(url)) {
-      const bytes = (await assets).get(url);
-      if (bytes) {
-        const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-        return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
-      }
-    }
-    return realFetch(input, init);
-  };
-  return () => {
-    self.fetch = realFetch;
-    assets.then((files) => files.clear()); // Pyodide has them now
-  };
-}
-
-/**
- * Pyodide catches a failed WebAssembly instantiation (a 404, a truncated download), logs it with
- * two console.warn calls and then waits forever. `failed` rejects with the logged error instead.
- */
-function watchWasmFailure() {
-  const warn = console.warn;
-  let stop = () => {};
-  const failed = new Promise((_, reject) => {
-    let next = false;
-    console.warn = (...args) => {
-      warn.apply(console, args);
-      if (next) {
-        reject(new Error(`WebAssembly could not be loaded: ${describe(args[0])}`));
-      }
-      next = args[0] === 'wasm instantiation failed!';
-    };
-    stop = () => {
-      console.warn = warn;
-    };
-  });
-  return { failed, stop };
-}
-
-/**
- * Output written below sys.stdout (os.write(1, ...), C code) reaches Pyodide's fd 1 and 2. It is
- * kept here until the host takes it into the running cell, as the sandbox's pipes do there: the
- * write happens without the GIL, so it cannot call into Python itself.
- */
-const fdOutput = [];
-
-function routeFdOutput() {
-  for (const [name, set] of [['stdout', pyodide.setStdout], ['stderr', pyodide.setStderr]]) {
-    const decoder = new TextDecoder();
-    set.call(pyodide, {
-      isatty: false,
-      write: (bytes) => {
-        const text = decoder.decode(bytes, { stream: true });
-        if (text) {
-          fdOutput.push([name, text]);
-        }
-        return bytes.length;
-      },
-    });
-  }
-}
-
-/** [[stream name, text], ...] written to fds 1 and 2 since the last call. */
-function takeFdOutput() {
-  return fdOutput.splice(0);
-}
-
-async function fetchText(url) {
-  const response = await fetch(url);
-  if (!response.ok) {
-    throw new Error(`${url} answered ${response.status}`);
-  }
-  return response.text();
 }
 
 // ---- cells ---------------------------------------------------------------------------------
@@ -208,8 +107,8 @@ async function execute(message) {
   if (!host) {
     return;
   }
-  const notes = await preparePackages(message.code);
-  ensureWorkspace();
+  const notes = await packages.prepare(message.code);
+  workspace.ensure();
   try {
     host.execute(message.id, message.code, message.maxOutputBytes, notes);
   } catch (error) {
@@ -219,225 +118,17 @@ async function execute(message) {
   }
 }
 
-/**
- * Loads what the cell imports before it runs: packages of the configured package source (by
- * the lock file's import names), then wheels of the server's wheelhouse whose top-level names
- * match. Returns one stderr note per module still missing, shown right after `started`.
- */
-async function preparePackages(code) {
-  let missing = missingModules(importedModules(code));
-  if (missing.length === 0) {
-    return [];
-  }
-  const callbacks = {
-    messageCallback: (text) => post({ kind: 'loading', message: text }),
-    errorCallback: (text) => console.warn(text),
-  };
-  try {
-    await pyodide.loadPackagesFromImports(code, callbacks);
-    missing = missingModules(missing);
-    const wheels = missing.length ? await wheelsFor(missing) : [];
-    for (const url of wheels) {
-      await pyodide.loadPackage(url, { ...callbacks, checkIntegrity: false });
-    }
-    if (wheels.length) {
-      missing = missingModules(missing);
-    }
-  } catch (error) {
-    console.warn('loading packages failed', error);
-  }
-  return missing.map((name) => `Local mode: the module '${name}' is not available in this browser: neither `
-    + `the Pyodide package source nor the server's wheelhouse has it. Switch to Server mode to run code that needs it.\n`);
-}
-
-function importedModules(code) {
-  let found;
-  try {
-    found = pyodide.pyodide_py.code.find_imports(code);
-  } catch {
-    return []; // a syntax error: the runner reports it
-  }
-  try {
-    return found.toJs();
-  } finally {
-    found.destroy();
-  }
-}
-
-function missingModules(names) {
-  if (names.length === 0) {
-    return [];
-  }
-  const missing = hostModule.missing_modules(names);
-  try {
-    return missing.toJs();
-  } finally {
-    missing.destroy();
-  }
-}
-
-/** URLs of the wheelhouse's wheels providing any of `names` (asked anew: wheels come and go). */
-async function wheelsFor(names) {
-  const response = await fetch(config.wheelsURL + 'index.json', { cache: 'no-cache' });
-  if (!response.ok) {
-    return [];
-  }
-  const index = await response.json();
-  const wanted = new Set(names);
-  return (index.wheels || [])
-    .filter((wheel) => (wheel.imports || []).some((name) => wanted.has(name)))
-    .map((wheel) => config.wheelsURL + encodeURIComponent(wheel.file));
-}
-
 /** Called by the host after a cell: mirrors what it wrote into the frame, so a reset keeps it. */
 function filesChanged(changedProxy, deletedProxy) {
-  const changed = changedProxy.toJs();
-  const deleted = deletedProxy.toJs();
-  const files = [];
-  for (const name of changed) {
-    try {
-      const stat = pyodide.FS.stat(`${WORKSPACE}/${name}`);
-      if (stat.size > config.mirrorFileLimit) {
-        files.push({ name, bytes: null, modified: mtimeMs(stat) });
-        continue;
-      }
-      const bytes = pyodide.FS.readFile(`${WORKSPACE}/${name}`);
-      files.push({ name, bytes: bytes.buffer, modified: mtimeMs(stat) });
-    } catch {
-      deleted.push(name);
-    }
-  }
-  post({ kind: 'mirror', files, deleted }, files.filter((f) => f.bytes).map((f) => f.bytes));
+  const { files, deleted, transfer } = workspace.mirror(changedProxy.toJs(), deletedProxy.toJs());
+  post({ kind: 'mirror', files, deleted }, transfer);
 }
 
 // ---- files ---------------------------------------------------------------------------------
 
-async function fileOperation(message) {
-  const reply = (result, transfer) => post({ kind: 'file', seq: message.seq, ...result }, transfer);
-  if (!pyodide) {
-    reply({ error: 'the interpreter is not running' });
-    return;
-  }
-  try {
-    const name = message.kind === 'listFiles' ? null : checkName(message.name);
-    const path = `${WORKSPACE}/${name}`;
-    switch (message.kind) {
-      case 'writeFile': {
-        const size = writeWorkspaceFile(name, message.bytes);
-        reply({ result: { type: 'fileWritten', name, size } });
-        break;
-      }
-      case 'listFiles':
-        reply({ result: { type: 'files', files: listWorkspace() } });
-        break;
-      case 'readFile': {
-        regularFile(path, name);
-        const bytes = pyodide.FS.readFile(path);
-        reply({ result: { type: 'fileContent', name, mime: mimeOf(name), bytes: bytes.buffer } }, [bytes.buffer]);
-        break;
-      }
-      case 'deleteFile':
-        regularFile(path, name);
-        pyodide.FS.unlink(path);
-        reply({ result: { type: 'fileDeleted', name } });
-        break;
-      default:
-        break;
-    }
-  } catch (error) {
-    reply({ error: error instanceof NameError ? error.message : `${message.name ?? 'workspace'}: ${fsMessage(error)}` });
-  }
-}
-
-class NameError extends Error {}
-
-/** One plain path segment, as WorkspaceNames checks on the server. */
-function checkName(name) {
-  if (typeof name !== 'string' || name === '') {
-    throw new NameError('a file name is required');
-  }
-  if (new TextEncoder().encode(name).length > MAX_NAME_BYTES) {
-    throw new NameError(`file name longer than ${MAX_NAME_BYTES} bytes`);
-  }
-  if (name === '.' || name === '..') {
-    throw new NameError(`'${name}' is not a file name`);
-  }
-  if (/[/\\]/.test(name)) {
-    throw new NameError('file names may not contain path separators');
-  }
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
-    throw new NameError('file names may not contain control characters');
-  }
-  return name;
-}
-
-function ensureWorkspace() {
-  const FS = pyodide.FS;
-  const found = FS.analyzePath(WORKSPACE);
-  if (!found.exists) {
-    FS.mkdirTree(WORKSPACE);
-  }
-}
-
-function regularFile(path, name) {
-  let stat;
-  try {
-    stat = pyodide.FS.lstat(path);
-  } catch {
-    throw new NameError(`no file named '${name}'`);
-  }
-  if (!pyodide.FS.isFile(stat.mode)) {
-    throw new NameError(`'${name}' is not a regular file`);
-  }
-  return stat;
-}
-
-function writeWorkspaceFile(name, bytes) {
-  ensureWorkspace();
-  const path = `${WORKSPACE}/${name}`;
-  if (pyodide.FS.analyzePath(path).exists) {
-    regularFile(path, name); // never write through a symlink or over a directory
-  }
-  const data = new Uint8Array(bytes);
-  pyodide.FS.writeFile(path, data);
-  return data.length;
-}
-
-function listWorkspace() {
-  ensureWorkspace();
-  const FS = pyodide.FS;
-  const files = [];
-  for (const name of FS.readdir(WORKSPACE)) {
-    if (name === '.' || name === '..') {
-      continue;
-    }
-    const stat = FS.lstat(`${WORKSPACE}/${name}`);
-    if (FS.isFile(stat.mode)) {
-      files.push({ name, size: stat.size, modified: mtimeMs(stat), mime: mimeOf(name) });
-    }
-  }
-  return files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-function mimeOf(name) {
-  return hostModule.mime_of(name);
-}
-
-function mtimeMs(stat) {
-  const mtime = stat.mtime;
-  return mtime instanceof Date ? mtime.getTime() : Number(mtime);
-}
-
-function fsMessage(error) {
-  if (error && error.name === 'ErrnoError') {
-    return `file system error ${error.errno}`;
-  }
-  return describe(error);
-}
-
-function describe(error) {
-  if (error && typeof error.message === 'string') {
-    return error.message;
-  }
-  return String(error);
+function fileOperation(message) {
+  const [answer, transfer] = workspace
+    ? workspace.answer(message)
+    : [{ error: 'the interpreter is not running' }, []];
+  post({ kind: 'file', seq: message.seq, ...answer }, transfer);
 }

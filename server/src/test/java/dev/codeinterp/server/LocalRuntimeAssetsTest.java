@@ -1,5 +1,6 @@
 package dev.codeinterp.server;
 
+import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,10 +19,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -35,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is started (pool size 0): no Docker needed.
  */
 class LocalRuntimeAssetsTest {
+    static final Path RUNNER_PACKAGE = Path.of("..", "sandbox-images", "runner", "codeinterp_runner");
     static TestApp app;
     static Path wheelhouse;
     static String runtimePath; // /local/<hash>/
@@ -129,8 +133,10 @@ class LocalRuntimeAssetsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"cells.js=text/javascript", "workspace.js=text/javascript", "runtime.js=text/javascript",
-        "worker.mjs=text/javascript",
-        "pyodide_host.py=text/x-python", "runner.py=text/x-python"})
+        "worker.mjs=text/javascript", "boot.mjs=text/javascript", "packages.mjs=text/javascript",
+        "workspace-fs.mjs=text/javascript", "errors.mjs=text/javascript",
+        "pyodide_host.py=text/x-python", "python-files.json=application/json",
+        "codeinterp_runner/__init__.py=text/x-python", "codeinterp_runner/cells.py=text/x-python"})
     void the_runtime_files_live_under_their_content_hash(String fileAndType) throws IOException {
         String[] parts = fileAndType.split("=");
         HttpResponse<byte[]> r = fetch(runtimePath + parts[0], null);
@@ -142,8 +148,20 @@ class LocalRuntimeAssetsTest {
 
     @Test
     void the_runner_in_the_browser_is_the_sandbox_runner_byte_for_byte() throws IOException {
-        Path source = Path.of("..", "sandbox-images", "runner", "runner.py");
-        assertThat(fetch(runtimePath + "runner.py", null).body()).isEqualTo(Files.readAllBytes(source));
+        List<String> modules;
+        try (Stream<Path> files = Files.list(RUNNER_PACKAGE)) {
+            modules = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".py")).sorted().toList();
+        }
+        assertThat(modules).contains("__init__.py", "__main__.py", "cells.py", "protocol.py");
+        for (String module : modules) {
+            HttpResponse<byte[]> served = fetch(runtimePath + "codeinterp_runner/" + module, "gzip");
+            byte[] body = served.headers().firstValue("Content-Encoding").isPresent() ? gunzip(served.body()) : served.body();
+            assertThat(body).as(module).isEqualTo(Files.readAllBytes(RUNNER_PACKAGE.resolve(module)));
+        }
+        // The worker installs exactly these: the host module and every module of the package.
+        List<String> expected = new ArrayList<>(List.of("pyodide_host.py"));
+        modules.forEach(m -> expected.add("codeinterp_runner/" + m));
+        assertThat(Json.parse(app.get(runtimePath + "python-files.json", null).body())).isEqualTo(expected);
     }
 
     @ParameterizedTest
@@ -151,7 +169,10 @@ class LocalRuntimeAssetsTest {
         "/pyodide/0.0.1/pyodide.mjs", "/pyodide/latest/pyodide.mjs",
         "PYODIDE/package.json", "PYODIDE/pyodide.js", "PYODIDE/README.md", "PYODIDE/console.html",
         "PYODIDE/pyodide.mjs.gz", "PYODIDE/numpy-2.0.0-cp313-cp313-pyodide_2025_0_wasm32.whl",
-        "RUNTIME/runtime.html", "RUNTIME/runtime.js.gz", "RUNTIME/nothing.js",
+        "RUNTIME/runtime.html", "RUNTIME/runtime.js.gz", "RUNTIME/nothing.js", "RUNTIME/runner.py",
+        "RUNTIME/codeinterp_runner/nothing.py", "RUNTIME/codeinterp_runner/cells.py.gz", "RUNTIME/codeinterp_runner",
+        "RUNTIME/codeinterp_runner/__pycache__/cells.cpython-311.pyc", "RUNTIME/runtime/pyodide_host.py",
+        "/local/0000000000000000/codeinterp_runner/cells.py", "/local/wheels/codeinterp_runner/cells.py",
         "/local/0000000000000000/runtime.js", "/local/runtime.js", "/pyodide-assets/manifest.json",
         "/pyodide-assets/runtime/runtime.js.gz", "/local/wheels/nothing-1.0-py3-none-any.whl"})
     void only_files_in_the_manifest_are_served(String path) {
@@ -164,6 +185,8 @@ class LocalRuntimeAssetsTest {
         "/pyodide/../x", "/pyodide/../pyodide-assets/manifest.json", "PYODIDE../../pom.xml",
         "PYODIDE%2e%2e/%2e%2e/pyodide-assets/manifest.json", "PYODIDE..%2f..%2fpyodide-assets%2fmanifest.json",
         "PYODIDE%2e%2e%2f%2e%2e%2fapi%2fv1%2fsessions", "RUNTIME..%2fruntime.html", "RUNTIME%2e%2e/runtime.html",
+        "RUNTIMEcodeinterp_runner/..%2fruntime.html", "RUNTIMEcodeinterp_runner/%2e%2e%2f%2e%2e%2fpyodide-assets%2fmanifest.json",
+        "RUNTIME%2e%2e/pyodide-assets/manifest.json",
         "/local/wheels/..%2f..%2fcodeinterp.db", "/local/wheels/%2e%2e/codeinterp.db", "/local/wheels/../codeinterp.db",
         "/local/wheels/%2e%2e%2fcodeinterp.db", "/local/wheels/..%5c..%5cx.whl", "/local/wheels/.%2e/x.whl"})
     void traversal_attempts_find_nothing(String path) throws IOException {

@@ -58,7 +58,7 @@ abstract class RestApiContract {
         assertThat(r.optBoolean("success", true)).isFalse();
         assertThat(r.string("status")).isEqualTo("error");
         assertThat(r.object("error").string("name")).isEqualTo("SyntaxError");
-        assertThat(r.object("error").string("traceback")).doesNotContain("runner.py");
+        assertThat(r.object("error").string("traceback")).doesNotContain("codeinterp_runner");
     }
 
     @Test

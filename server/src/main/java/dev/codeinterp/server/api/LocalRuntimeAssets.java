@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * /local/runtime.html          the page the app frames (no-cache; its CSP is built here per request)
- * /local/&lt;hash&gt;/&lt;file&gt;        cells.js, workspace.js, runtime.js, worker.mjs, pyodide_host.py, runner.py (immutable)
+ * /local/&lt;hash&gt;/&lt;file&gt;        the frame's scripts, the worker's modules, pyodide_host.py, python-files.json (immutable)
+ * /local/&lt;hash&gt;/codeinterp_runner/&lt;module&gt;.py   the runner package, the sandbox's own (immutable)
  * /pyodide/&lt;version&gt;/&lt;file&gt;    the Pyodide core from npm (immutable)
  * /local/wheels/index.json     the wheelhouse's wheels and the modules each provides (no-cache)
  * /local/wheels/&lt;file&gt;.whl     one wheel (no-cache: a deployer may replace it)
@@ -87,6 +88,7 @@ final class LocalRuntimeAssets {
         var routes = config.routes;
         routes.get("/local/runtime.html", assets::runtimePage);
         routes.get("/local/{dir}/{file}", assets::localFile);
+        routes.get("/local/{dir}/{folder}/{file}", assets::runtimeFolderFile);
         routes.get("/pyodide/{version}/{file}", assets::pyodideFile);
     }
 
@@ -121,6 +123,14 @@ final class LocalRuntimeAssets {
         } else {
             throw new NotFoundResponse();
         }
+    }
+
+    /** A file in a folder of the runtime (the runner package's modules): served only if the manifest lists it. */
+    void runtimeFolderFile(Context ctx) {
+        if (!ctx.pathParam("dir").equals(bundle.runtimeHash())) {
+            throw new NotFoundResponse();
+        }
+        send(ctx, "runtime", ctx.pathParam("folder") + "/" + ctx.pathParam("file"));
     }
 
     private void send(Context ctx, String group, String name) {

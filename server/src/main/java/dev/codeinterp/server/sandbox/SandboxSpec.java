@@ -13,7 +13,7 @@ public record SandboxSpec(String image, String runtime, long memoryBytes, double
 
     public static final String USER = "1000:1000";
     public static final String WORKSPACE = "/workspace";
-    public static final List<String> COMMAND = List.of("python3", "-u", "/opt/runner/runner.py");
+    public static final List<String> COMMAND = List.of("python3", "-u", "-P", "-m", "codeinterp_runner"); // image: PYTHONPATH=/opt/runner
 
     /** The whole environment of the runner: an allow-list, nothing inherited from the server. */
     public static final List<String> ENVIRONMENT = List.of(

@@ -1,0 +1,132 @@
+// Starting Pyodide in this worker, with the workarounds it needs here, and placing our Python code
+// (the host module and the runner package) in its file system.
+
+import { describe } from './errors.mjs';
+
+const CODE_DIR = '/opt/codeinterp';
+
+let assetsArrived = null;
+/** url -> bytes of the core's big files, from the frame (which keeps them across workers). */
+const assets = new Promise((resolve) => {
+  assetsArrived = resolve;
+});
+
+/** The frame's `assets` message: init may be waiting for these, so it is not queued. */
+export function receiveAssets(files) {
+  assetsArrived(new Map((files || []).map((file) => [file.url, file.bytes])));
+}
+
+/**
+ * The Python files of the runtime as [[path under CODE_DIR, text], ...]: the build lists them in
+ * python-files.json next to them (pyodide_host.py, then every module of the runner package).
+ */
+export async function fetchPythonSources(runtimeURL) {
+  const paths = JSON.parse(await fetchText(runtimeURL + 'python-files.json'));
+  return Promise.all(paths.map(async (path) => [path, await fetchText(runtimeURL + path)]));
+}
+
+/** Loads Pyodide, answering its fetches of the big core files from the bytes the frame handed over. */
+export async function startPyodide(config) {
+  const { loadPyodide } = await import(config.indexURL + 'pyodide.mjs');
+  const wasm = watchWasmFailure();
+  const restoreFetch = serveAssets(config.bigAssets);
+  try {
+    return await Promise.race([wasm.failed, loadPyodide({
+      indexURL: config.indexURL,
+      lockFileURL: config.packagesURL + 'pyodide-lock.json',
+      packageBaseUrl: config.packagesURL,
+      // Output outside cells (package loader chatter) goes to the console, never to the app.
+      stdout: (text) => console.log(text),
+      stderr: (text) => console.warn(text),
+    })]);
+  } finally {
+    wasm.stop();
+    restoreFetch();
+  }
+}
+
+/** Writes the sources under CODE_DIR (packages as folders) and puts CODE_DIR on sys.path. */
+export function installPythonSources(pyodide, sources) {
+  const FS = pyodide.FS;
+  for (const [path, text] of sources) {
+    const file = `${CODE_DIR}/${path}`;
+    FS.mkdirTree(file.slice(0, file.lastIndexOf('/')));
+    FS.writeFile(file, text);
+  }
+  pyodide.runPython(`import sys\nsys.path.append(${JSON.stringify(CODE_DIR)})`);
+}
+
+/**
+ * Output written below sys.stdout (os.write(1, ...), C code) reaches Pyodide's fd 1 and 2. It is
+ * kept in `output` ([[stream name, text], ...]) until the host takes it into the running cell, as
+ * the sandbox's pipes do there: the write happens without the GIL, so it cannot call into Python.
+ */
+export function routeFdOutput(pyodide, output) {
+  for (const [name, set] of [['stdout', pyodide.setStdout], ['stderr', pyodide.setStderr]]) {
+    const decoder = new TextDecoder();
+    set.call(pyodide, {
+      isatty: false,
+      write: (bytes) => {
+        const text = decoder.decode(bytes, { stream: true });
+        if (text) {
+          output.push([name, text]);
+        }
+        return bytes.length;
+      },
+    });
+  }
+}
+
+/**
+ * While Pyodide loads, its fetches of the files the frame handed over are answered from those
+ * bytes; anything else (and a file the frame could not get) goes to the network as usual.
+ */
+function serveAssets(bigAssets) {
+  const realFetch = self.fetch;
+  self.fetch = async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (bigAssets.includes(url)) {
+      const bytes = (await assets).get(url);
+      if (bytes) {
+        const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+        return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
+      }
+    }
+    return realFetch(input, init);
+  };
+  return () => {
+    self.fetch = realFetch;
+    assets.then((files) => files.clear()); // Pyodide has them now
+  };
+}
+
+/**
+ * Pyodide catches a failed WebAssembly instantiation (a 404, a truncated download), logs it with
+ * two console.warn calls and then waits forever. `failed` rejects with the logged error instead.
+ */
+function watchWasmFailure() {
+  const warn = console.warn;
+  let stop = () => {};
+  const failed = new Promise((_, reject) => {
+    let next = false;
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (next) {
+        reject(new Error(`WebAssembly could not be loaded: ${describe(args[0])}`));
+      }
+      next = args[0] === 'wasm instantiation failed!';
+    };
+    stop = () => {
+      console.warn = warn;
+    };
+  });
+  return { failed, stop };
+}
+
+async function fetchText(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    throw new Error(`${url} answered ${response.status}`);
+  }
+  return response.text();
+}

@@ -1,0 +1,47 @@
+"""The sandbox home: ``python3 -u -P -m codeinterp_runner`` runs cells sent as JSON lines on stdin.
+
+The image puts this package's parent on PYTHONPATH; ``-P`` keeps the working directory (the
+user's workspace) off sys.path while the runner starts, so no file there can stand in for it.
+"""
+
+import os
+import queue
+import signal
+import sys
+import threading
+
+from . import protocol
+from .cells import Runner
+from .stdio import StdioTransport
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the dir holding this package
+
+
+def _leave_the_cells_environment_as_the_server_gave_it():
+    if sys.path and os.path.abspath(sys.path[0]) == _ROOT:
+        sys.path[0] = ''  # cells import modules from the working directory, as in Jupyter
+    if os.environ.get('PYTHONPATH') == _ROOT:
+        del os.environ['PYTHONPATH']  # how the runner was found is no business of cells' subprocesses
+
+
+def main():
+    transport = StdioTransport()
+    runner = Runner(transport.emit, fd_pipes=transport.pipes)
+    signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
+    _leave_the_cells_environment_as_the_server_gave_it()
+    inbox = queue.SimpleQueue()
+    threading.Thread(target=transport.read_commands, args=(inbox.put,), name='runner-stdin',
+                     daemon=True).start()
+    transport.emit(protocol.ready('%d.%d.%d' % sys.version_info[:3], os.getpid()))
+    while True:
+        message = inbox.get()
+        if message is None or message['type'] == 'shutdown':
+            break
+        runner.execute(message['id'], message['code'], message['max_output_bytes'])
+        if transport.forked:
+            break
+    os._exit(0)  # threads a cell left running must not keep the sandbox alive
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,260 @@
+"""Executing cells: one persistent namespace, notebook semantics, interrupts, exactly one ``finished``."""
+
+import ast
+import builtins
+import linecache
+import re
+import signal
+import sys
+import time
+import traceback
+import types
+
+from . import plots, protocol
+from .display import DisplayFormatter
+from .output import CellLock, OutputSink
+from .streams import NoInput, OutputStream, input_unavailable
+from .tracebacks import describe_error, format_traceback, safe_str
+
+try:
+    import resource
+except ImportError:  # Pyodide has no getrusage
+    resource = None
+
+IN_BROWSER = sys.platform == 'emscripten'
+
+_COMPILE_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+_CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect
+
+
+def source_lines(code):
+    """The cell's lines as the compiler numbers them (\\n, \\r\\n and \\r end a line)."""
+    return [line + '\n' for line in re.split(r'\r\n|\r|\n', code)]
+
+
+def _usage():
+    """(cpu seconds, peak RSS in KiB) of this process, or None where getrusage is missing."""
+    if resource is None:
+        return None
+    try:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+    except Exception:  # a stub that exists but does not work
+        return None
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+class Runner:
+    """Executes cells in one persistent namespace and reports their events through ``emit``.
+
+    ``threaded`` (default: not in Pyodide) runs a pump thread that flushes coalesced output;
+    ``fd_pipes`` ({'stdout': fd, 'stderr': fd}, sandbox only) are the read ends of the pipes
+    behind fds 1 and 2.
+    """
+
+    def __init__(self, emit, *, threaded=None, fd_pipes=None):
+        self._emit = emit
+        self.execution_count = 0
+        self.module = types.ModuleType('__main__')
+        self.module.__dict__['__builtins__'] = builtins
+        self.namespace = self.module.__dict__
+        self._lock = CellLock()
+        self._sink = OutputSink(emit, self._lock, not IN_BROWSER if threaded is None else threaded,
+                                fd_pipes)
+        with_fds = fd_pipes is not None
+        self._stdout = OutputStream(self._sink, 'stdout', 1 if with_fds else None)
+        self._stderr = OutputStream(self._sink, 'stderr', 2 if with_fds else None)
+        self._stdin = NoInput(0 if with_fds else None)
+        self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
+        self._in_cell = False  # True only while user code may run: SIGINT raises only then
+        self._loop = None  # event loop for top-level await, made on first use
+        plots.install()
+
+    def close(self):
+        self._sink.close()
+
+    # -- executing --
+
+    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES):
+        """Runs one cell: emits started, its output, then finished; returns the finished event."""
+        self.execution_count += 1
+        count = self.execution_count
+        usage_before = _usage()
+        start = time.perf_counter()
+        self._emit(protocol.started(cell_id, count))
+        if max_output_bytes is None:
+            max_output_bytes = protocol.DEFAULT_MAX_OUTPUT_BYTES
+        self._sink.begin(cell_id, max_output_bytes)
+        self._formatter.shown_figures = []
+        status = 'error'
+        saved = self._enter_cell()
+        try:
+            error = self._protected(self._run_cell, code, count)
+            if error is not None:
+                self._report(error)
+            figure_error = self._protected(self.show_figures, True)  # like Jupyter's inline backend
+            if figure_error is not None:
+                self._report(figure_error)
+            if error is None:
+                error = figure_error
+            status = ('ok' if error is None else
+                      'interrupted' if isinstance(error, KeyboardInterrupt) else 'error')
+        except Exception as exc:  # a runner bug: report it, and still finish the cell
+            self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), traceback.format_exception(exc)))
+        finally:
+            self._leave_cell(saved)
+            self._sink.end()
+            self._formatter.shown_figures = []
+            usage_after = _usage()
+            finished = protocol.finished(cell_id, status, count, round((time.perf_counter() - start) * 1000))
+            if usage_before and usage_after:
+                finished['cpu_ms'] = round((usage_after[0] - usage_before[0]) * 1000)
+                finished['peak_memory_kb'] = usage_after[1]
+            self._emit(finished)
+        return finished
+
+    def _protected(self, work, *args):
+        """Runs user-facing work with interrupts live; returns the exception it raised, if any."""
+        self._in_cell = True
+        try:
+            work(*args)
+            self._in_cell = False
+        except BaseException as exc:  # KeyboardInterrupt and SystemExit too: the cell fails, not us
+            self._in_cell = False
+            return exc
+        return None
+
+    def _run_cell(self, code, count):
+        filename = f'<cell-{count}>'
+        # Registered so tracebacks, inspect and warnings can show the cell's lines.
+        linecache.cache[filename] = (len(code), None, source_lines(code), filename)
+        try:
+            tree = ast.parse(code, filename)
+            last = self._take_trailing_expression(tree, code)
+            body = compile(tree, filename, 'exec', _COMPILE_FLAGS, dont_inherit=True)
+            if last is not None:
+                last = compile(ast.Expression(last.value), filename, 'eval', _COMPILE_FLAGS, dont_inherit=True)
+        except (SyntaxError, ValueError) as exc:
+            raise exc.with_traceback(None)  # the compiler's frames mean nothing to the user
+        self._run(body)
+        if last is not None:
+            value = self._run(last)
+            if value is not None:
+                self.namespace['_'] = value
+                data, metadata = self._formatter.format(value)
+                self._sink.send(protocol.execute_result(count, data, metadata))
+
+    @staticmethod
+    def _take_trailing_expression(tree, code):
+        """Removes and returns the cell's last statement if it is an expression to show."""
+        if not tree.body or not isinstance(tree.body[-1], ast.Expr):
+            return None
+        last = tree.body[-1]
+        line = source_lines(code)[last.end_lineno - 1]
+        rest = line.encode('utf-8')[last.end_col_offset:].decode('utf-8', 'replace')
+        if rest.lstrip().startswith(';'):  # `x;` hides the value, as in Jupyter
+            return None
+        tree.body.pop()
+        return last
+
+    def _run(self, code_object):
+        result = eval(code_object, self.namespace)
+        if code_object.co_flags & _CO_COROUTINE:  # the cell used top-level await
+            result = self._await(result)
+        return result
+
+    def _await(self, coroutine):
+        if IN_BROWSER:
+            coroutine.close()
+            raise RuntimeError('top-level await is not supported in the browser runner')
+        import asyncio
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        task = self._loop.create_task(coroutine)
+        try:
+            return self._loop.run_until_complete(task)
+        finally:
+            if not task.done():  # interrupted: do not let it resume in a later cell
+                task.cancel()
+                try:
+                    self._loop.run_until_complete(task)
+                except BaseException:
+                    pass
+
+    def _report(self, exc):
+        self._sink.send(protocol.error(type(exc).__name__, describe_error(exc), format_traceback(exc)))
+
+    # -- what a cell sees --
+
+    def _enter_cell(self):
+        saved = (sys.stdout, sys.stderr, sys.stdin, builtins.input,
+                 getattr(builtins, 'display', None), sys.modules.get('__main__'), plots.activate(self))
+        sys.stdout, sys.stderr, sys.stdin = self._stdout, self._stderr, self._stdin
+        builtins.input = input_unavailable
+        builtins.display = self.display
+        sys.modules['__main__'] = self.module
+        self._lock.pending = False
+        if 'matplotlib.pyplot' in sys.modules:  # imported before this runner existed
+            plots.patch_pyplot(sys.modules['matplotlib.pyplot'])
+        # A previous cell may have set SIGINT to SIG_IGN (or anything): interrupts work again.
+        try:
+            saved_sigint = signal.signal(signal.SIGINT, self.on_sigint)
+        except (ValueError, OSError, AttributeError, RuntimeError):  # not the main thread; no signals
+            saved_sigint = False
+        return saved + (saved_sigint,)
+
+    def _leave_cell(self, saved):
+        stdout, stderr, stdin, input_, display, main, active, sigint = saved
+        if sigint is not False:
+            signal.signal(signal.SIGINT, signal.default_int_handler if sigint is None else sigint)
+        self._lock.pending = False
+        sys.stdout, sys.stderr, sys.stdin = stdout, stderr, stdin
+        builtins.input = input_
+        if display is None:
+            builtins.__dict__.pop('display', None)
+        else:
+            builtins.display = display
+        if main is not None:
+            sys.modules['__main__'] = main
+        plots.activate(active)
+
+    def on_sigint(self, signum, frame):
+        """SIGINT handler: KeyboardInterrupt in a running cell; harmless while idle."""
+        if not self._in_cell:
+            return
+        if self._lock.depth:
+            self._lock.pending = True  # raised when the runner has finished writing an event
+            return
+        raise KeyboardInterrupt
+
+    # -- display --
+
+    def display(self, *objs, raw=False, metadata=None, include=None, exclude=None, **kwargs):
+        """Shows each object as rich output, like IPython's display()."""
+        for obj in objs:
+            if raw:
+                data, meta = {}, {}
+                for mime, value in dict(obj).items():
+                    DisplayFormatter.put(data, mime, value)
+            else:
+                data, meta = self._formatter.format(obj)
+            if include:
+                data = {mime: value for mime, value in data.items() if mime in include}
+            if exclude:
+                data = {mime: value for mime, value in data.items() if mime not in exclude}
+            if metadata:
+                meta.update(metadata)
+            self._sink.send(protocol.display_data(data, meta))
+
+    def show_figures(self, at_cell_end=False):
+        """Displays every open pyplot figure as PNG and closes them (plt.show(), end of a cell)."""
+        pyplot = sys.modules.get('matplotlib.pyplot')
+        if pyplot is None:
+            return
+        try:
+            for number in pyplot.get_fignums():
+                figure = pyplot.figure(number)
+                if at_cell_end and any(figure is shown for shown in self._formatter.shown_figures):
+                    continue  # already shown, as Out[n] or by display()
+                self.display(figure)
+        finally:
+            pyplot.close('all')
