@@ -10,6 +10,8 @@ export CODEINTERP_IMAGE="$image"
 
 echo "== runner tests (host python)"
 python3 -m unittest discover -s sandbox-images/runner/tests -t sandbox-images/runner
+echo "== local runtime's Python copies of shared rules (host python)"
+python3 -m unittest discover -s pyodide-assets/src/test/python
 echo "== runner tests (inside the sandbox image, with numpy/pandas/matplotlib)"
 docker run --rm --network none -v "$PWD/sandbox-images/runner:/r:ro" -w /r -e HOME=/tmp -e PYTHONDONTWRITEBYTECODE=1 "$image" \
   python3 -m unittest discover -s /r/tests -t /r

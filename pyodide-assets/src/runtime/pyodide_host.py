@@ -7,7 +7,6 @@ line is sent per file the cell created or changed in the workspace, as the serve
 """
 
 import importlib.util
-import mimetypes
 import os
 import signal
 import time
@@ -35,8 +34,43 @@ def snapshot():
     return files
 
 
+# A mirror of shared-model's MimeTypes (dev.codeinterp.model.rules), so both modes give an artifact
+# the same type; Python's own mimetypes disagrees on several (.log, .jsonl, .parquet, .js ...).
+# pyodide-assets/src/test/python holds it to shared-model's rules/mime-types.json.
+MIME_BY_EXTENSION = {
+    'csv': 'text/csv',
+    'tsv': 'text/tab-separated-values',
+    'txt': 'text/plain',
+    'log': 'text/plain',
+    'md': 'text/markdown',
+    'py': 'text/x-python',
+    'json': 'application/json',
+    'jsonl': 'application/x-ndjson',
+    'xml': 'application/xml',
+    'html': 'text/html',
+    'htm': 'text/html',
+    'png': 'image/png',
+    'jpg': 'image/jpeg',
+    'jpeg': 'image/jpeg',
+    'gif': 'image/gif',
+    'webp': 'image/webp',
+    'svg': 'image/svg+xml',
+    'pdf': 'application/pdf',
+    'zip': 'application/zip',
+    'gz': 'application/gzip',
+    'parquet': 'application/vnd.apache.parquet',
+    'xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'xls': 'application/vnd.ms-excel',
+    'docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+}
+
+
 def mime_of(name):
-    return mimetypes.guess_type(name, strict=False)[0] or 'application/octet-stream'
+    dot = name.rfind('.')
+    if dot < 0 or dot == len(name) - 1:
+        return 'application/octet-stream'
+    return MIME_BY_EXTENSION.get(name[dot + 1:].lower(), 'application/octet-stream')
 
 
 def missing_modules(names):

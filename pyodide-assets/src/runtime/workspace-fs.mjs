@@ -2,11 +2,9 @@
 // of what cells wrote (the frame keeps a copy, so files survive a reset).
 
 import { describe } from './errors.mjs';
+import { checkName, NameError } from './workspace-names.mjs';
 
 export const WORKSPACE = '/workspace';
-const MAX_NAME_BYTES = 255;
-
-class NameError extends Error {}
 
 export class WorkspaceFs {
   /** `mimeOf(name)` is the host module's guess; files over `mirrorFileLimit` are mirrored without bytes. */
@@ -108,26 +106,6 @@ export class WorkspaceFs {
     }
     return stat;
   }
-}
-
-/** One plain path segment, as WorkspaceNames checks on the server. */
-function checkName(name) {
-  if (typeof name !== 'string' || name === '') {
-    throw new NameError('a file name is required');
-  }
-  if (new TextEncoder().encode(name).length > MAX_NAME_BYTES) {
-    throw new NameError(`file name longer than ${MAX_NAME_BYTES} bytes`);
-  }
-  if (name === '.' || name === '..') {
-    throw new NameError(`'${name}' is not a file name`);
-  }
-  if (/[/\\]/.test(name)) {
-    throw new NameError('file names may not contain path separators');
-  }
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
-    throw new NameError('file names may not contain control characters');
-  }
-  return name;
 }
 
 function mtimeMs(stat) {

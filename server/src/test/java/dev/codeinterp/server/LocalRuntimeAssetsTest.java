@@ -134,7 +134,7 @@ class LocalRuntimeAssetsTest {
     @ParameterizedTest
     @ValueSource(strings = {"cells.js=text/javascript", "workspace.js=text/javascript", "runtime.js=text/javascript",
         "worker.mjs=text/javascript", "boot.mjs=text/javascript", "packages.mjs=text/javascript",
-        "workspace-fs.mjs=text/javascript", "errors.mjs=text/javascript",
+        "workspace-fs.mjs=text/javascript", "workspace-names.mjs=text/javascript", "errors.mjs=text/javascript",
         "pyodide_host.py=text/x-python", "python-files.json=application/json",
         "codeinterp_runner/__init__.py=text/x-python", "codeinterp_runner/cells.py=text/x-python"})
     void the_runtime_files_live_under_their_content_hash(String fileAndType) throws IOException {
