@@ -55,10 +55,20 @@ class WireCodecTest {
     void hostile_frames_are_refused_with_a_message() {
         for (String hostile : List.of("", "{", "[]", "null", "{\"type\":5}", "{\"type\":\"launch\"}",
                 "{\"type\":\"execute\"}", "{\"type\":\"execute\",\"code\":[]}", "{\"type\":\"hello\",\"token\":\"t\",\"last_seq\":\"x\"}",
-                "[".repeat(100_000), "{\"a\":1}garbage", "\"\\ud800", "{\"type\":\"execute\",\"code\":\"\u0001\"}")) {
+                "[".repeat(100_000), "{\"a\":1}garbage", "{\"type\":\"execute\",\"code\":\"\u0001\"}",
+                "{\"type\":\"execute\",\"code\":\"\\x41\"}", "{\"type\":\"hello\",\"token\":\"t\",\"last_seq\":01}")) {
             assertThatThrownBy(() -> WireCodec.decodeClientMessage(hostile)).isInstanceOf(JsonException.class)
                     .hasMessageNotContaining("Exception");
         }
+    }
+
+    @Test
+    void a_lone_surrogate_in_a_frame_arrives_as_a_replacement_character_and_the_rest_survives() {
+        // the runner escapes a lone surrogate Python printed; a broken client may send one raw
+        assertThat(WireCodec.decodeRunnerLine("{\"type\":\"stream\",\"id\":\"e1\",\"name\":\"stdout\",\"text\":\"a\\ud800b\"}"))
+                .isEqualTo(new RunnerMessage.CellEvent("e1", new Event.Stream(StreamName.STDOUT, "a\uFFFDb")));
+        assertThat(WireCodec.decodeClientMessage("{\"type\":\"execute\",\"code\":\"x = '\udc00'\"}"))
+                .isEqualTo(new ClientMessage.Execute("x = '\uFFFD'", null));
     }
 
     @Test

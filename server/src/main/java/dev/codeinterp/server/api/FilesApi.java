@@ -1,8 +1,9 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.model.FileList;
+import dev.codeinterp.model.UploadedFiles;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Sizes;
 import dev.codeinterp.server.files.Workspace;
@@ -20,9 +21,7 @@ import java.net.URLEncoder;
 import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The session workspace over REST: list, upload (raw PUT or multipart POST), download and delete.
@@ -45,18 +44,13 @@ final class FilesApi {
     void list(Context ctx) {
         Session session = RestApi.authorised(sessions, ctx);
         Workspace workspace = workspaceOf(session);
-        List<Object> files = new ArrayList<>();
+        List<FileEntry> files = new ArrayList<>();
         long used = 0;
         for (WorkspaceFile f : workspace.list()) {
             files.add(describe(session, f));
             used += f.size();
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("files", files);
-        body.put("used_bytes", used);
-        body.put("limit_bytes", settings.workspaceBytes());
-        body.put("max_upload_bytes", settings.maxUploadBytes());
-        RestApi.json(ctx, 200, Json.write(body));
+        RestApi.json(ctx, 200, WireCodec.encode(new FileList(files, used, settings.workspaceBytes(), settings.maxUploadBytes())));
     }
 
     void put(Context ctx) throws IOException {
@@ -72,7 +66,7 @@ final class FilesApi {
         }
         try (InputStream body = ctx.req().getInputStream()) {
             WorkspaceFile stored = workspace.write(name, body, settings.maxUploadBytes());
-            RestApi.json(ctx, 201, Json.write(describe(session, stored)));
+            RestApi.json(ctx, 201, WireCodec.encode(describe(session, stored)));
         }
     }
 
@@ -97,14 +91,14 @@ final class FilesApi {
         if (parts.isEmpty()) {
             throw new ApiErrors.BadRequest("no part named 'file' in the upload");
         }
-        List<Object> stored = new ArrayList<>();
+        List<FileEntry> stored = new ArrayList<>();
         for (UploadedFile part : parts) {
             String name = checked(part.filename());
             try (InputStream in = part.content()) {
                 stored.add(describe(session, workspaceOf(session).write(name, in, settings.maxUploadBytes())));
             }
         }
-        RestApi.json(ctx, 201, Json.write(Map.of("files", stored)));
+        RestApi.json(ctx, 201, WireCodec.encode(new UploadedFiles(stored)));
     }
 
     void download(Context ctx) {
@@ -162,8 +156,8 @@ final class FilesApi {
         }
     }
 
-    private static Map<String, Object> describe(Session session, WorkspaceFile f) {
-        return WireCodec.fileFields(new FileEntry(f.name(), f.size(), f.modifiedMs(), f.mime(), session.fileUrl(f.name())));
+    private static FileEntry describe(Session session, WorkspaceFile f) {
+        return new FileEntry(f.name(), f.size(), f.modifiedMs(), f.mime(), session.fileUrl(f.name()));
     }
 
     /** RFC 6266: an ASCII fallback with anything odd replaced, and the exact name in RFC 5987 form. */

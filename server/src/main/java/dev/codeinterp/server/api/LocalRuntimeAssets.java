@@ -1,6 +1,8 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.json.Json;
+import dev.codeinterp.model.LocalRuntimeConfig;
+import dev.codeinterp.model.WheelIndex;
+import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Wheelhouse;
 import io.javalin.config.JavalinConfig;
@@ -13,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,17 +62,10 @@ final class LocalRuntimeAssets {
         this.indexPath = "/pyodide/" + bundle.pyodideVersion() + "/";
         this.runtimePath = "/local/" + bundle.runtimeHash() + "/";
         this.packages = PackageSource.of(settings.pyodidePackagesUrl(), indexPath);
-        Map<String, Object> page = new LinkedHashMap<>();
-        page.put("pyodideVersion", bundle.pyodideVersion());
-        page.put("indexURL", indexPath);
-        page.put("packagesURL", packages.url());
-        page.put("runtimeURL", runtimePath);
-        page.put("wheelsURL", WHEELS_PATH);
-        page.put("maxUploadBytes", settings.maxUploadBytes());
-        page.put("timeoutMs", settings.defaultTimeout().toMillis());
-        page.put("maxOutputBytes", settings.outputCapBytes());
+        LocalRuntimeConfig page = new LocalRuntimeConfig(bundle.pyodideVersion(), indexPath, packages.url(), runtimePath,
+                WHEELS_PATH, settings.maxUploadBytes(), settings.defaultTimeout().toMillis(), settings.outputCapBytes());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
-        String config = Json.write(page).replace("<", "\\u003c");
+        String config = WireCodec.encode(page).replace("<", "\\u003c");
         this.pageTemplate = bundle.find("runtime", "runtime.html")
                 .map(bundle::text)
                 .orElseThrow(() -> new IllegalStateException("the local runtime bundle lacks runtime.html"))
@@ -155,15 +149,11 @@ final class LocalRuntimeAssets {
     }
 
     private void wheelIndex(Context ctx) {
-        List<Map<String, Object>> wheels = wheelhouse.list().stream().map(w -> {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("file", w.file());
-            entry.put("size", w.size());
-            entry.put("imports", w.imports());
-            return entry;
-        }).toList();
+        List<WheelIndex.Wheel> wheels = wheelhouse.list().stream()
+                .map(w -> new WheelIndex.Wheel(w.file(), w.size(), w.imports()))
+                .toList();
         ctx.header("Cache-Control", "no-cache");
-        ctx.contentType("application/json").result(Json.write(Map.of("wheels", wheels)));
+        ctx.contentType("application/json").result(WireCodec.encode(new WheelIndex(wheels)));
     }
 
     private void wheel(Context ctx, String file) throws IOException {

@@ -1,10 +1,11 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.EventHistory;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.SessionCreated;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Client;
@@ -16,9 +17,7 @@ import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** The REST tool API of docs/protocol.md. Handlers parse, delegate to sessions, and encode; nothing more. */
 final class RestApi {
@@ -44,11 +43,7 @@ final class RestApi {
 
     void createSession(Context ctx) {
         SessionManager.Created created = sessions.create(clients.of(ctx), false);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", created.session().id());
-        body.put("token", created.token());
-        body.put("runtime", created.session().runtime());
-        json(ctx, 201, Json.write(body));
+        json(ctx, 201, WireCodec.encode(new SessionCreated(created.session().id(), created.token(), created.session().runtime())));
     }
 
     void executeInSession(Context ctx) {
@@ -63,7 +58,7 @@ final class RestApi {
     void history(Context ctx) {
         Session session = authorised(ctx);
         long after = parseLong(ctx.queryParam("after"), 0);
-        List<Object> events = new ArrayList<>();
+        List<SessionEvent> events;
         List<SessionEvent> collected = new ArrayList<>();
         // subscribe-and-leave gives a consistent snapshot through the same path a WebSocket uses
         java.util.function.Consumer<SessionEvent> sink = e -> {
@@ -74,13 +69,9 @@ final class RestApi {
         session.subscribe(after, sink);
         session.unsubscribe(sink);
         synchronized (collected) {
-            collected.forEach(e -> events.add(WireCodec.sessionEventFields(e)));
+            events = List.copyOf(collected);
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("session_id", session.id());
-        body.put("events", events);
-        body.put("last_seq", session.lastSeq());
-        json(ctx, 200, Json.write(body));
+        json(ctx, 200, WireCodec.encode(new EventHistory(session.id(), events, session.lastSeq())));
     }
 
     void interrupt(Context ctx) {

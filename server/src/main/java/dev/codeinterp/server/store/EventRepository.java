@@ -3,7 +3,6 @@ package dev.codeinterp.server.store;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.JsonObject;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -49,7 +48,7 @@ public final class EventRepository {
                 .set(EVENTS.EXECUTION_ID, e.executionId())
                 .set(EVENTS.TYPE, e.event().type().wire())
                 .set(EVENTS.CREATED_AT, e.timestampMs())
-                .set(EVENTS.BODY, dev.codeinterp.model.json.Json.write(WireCodec.sessionEventFields(e)))
+                .set(EVENTS.BODY, WireCodec.encode(e))
                 .execute();
     }
 
@@ -58,7 +57,7 @@ public final class EventRepository {
         return db.read(ctx -> ctx.select(EVENTS.BODY).from(EVENTS)
                 .where(EVENTS.SESSION_ID.eq(sessionId)).and(EVENTS.SEQ.gt(afterSeq))
                 .orderBy(EVENTS.SEQ).limit(limit)
-                .fetch(r -> WireCodec.decodeSessionEvent(JsonObject.parse(r.value1()))));
+                .fetch(r -> WireCodec.decodeSessionEvent(r.value1())));
     }
 
     public long lastSeq(String sessionId) {

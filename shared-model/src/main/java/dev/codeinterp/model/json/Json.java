@@ -1,8 +1,6 @@
 package dev.codeinterp.model.json;
 
-import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,29 +11,18 @@ import java.util.Map;
  * TeaVM; bounded because every input can be hostile.
  */
 public final class Json {
-    /** Deeper nesting than this is refused rather than risking a stack overflow. */
+    /** More nested arrays and objects than this are refused rather than risking a stack overflow. */
     public static final int MAX_DEPTH = 64;
 
-    private final String text;
-    private int pos;
-
-    private Json(String text) {
-        this.text = text;
+    private Json() {
     }
 
-    /** Parses one JSON value; anything malformed, too deep or trailing raises {@link JsonException}. */
+    /**
+     * Parses one JSON value, strictly by RFC 8259 (see {@link JsonReader} for the cases the RFC leaves
+     * open); anything malformed, too deep or trailing raises {@link JsonException}.
+     */
     public static Object parse(String text) {
-        if (text == null) {
-            throw new JsonException("no JSON text");
-        }
-        Json reader = new Json(text);
-        reader.skipWhitespace();
-        Object value = reader.readValue(0);
-        reader.skipWhitespace();
-        if (reader.pos != text.length()) {
-            throw reader.error("unexpected trailing characters");
-        }
-        return value;
+        return JsonReader.read(text);
     }
 
     /** Parses text that must be a JSON object. */
@@ -114,8 +101,11 @@ public final class Json {
                 case '\b': out.append("\\b"); break;
                 case '\f': out.append("\\f"); break;
                 default:
-                    // Control characters and the JS line separators are escaped so a frame is one line.
-                    if (c < 0x20 || c == '\u2028' || c == '\u2029') {
+                    // Control characters and the JS line separators are escaped so a frame is one line;
+                    // a lone surrogate is escaped so the text stays valid UTF-8 (a reader decides what it means)
+                    if (JsonChars.isHighSurrogate(c) && i + 1 < s.length() && JsonChars.isLowSurrogate(s.charAt(i + 1))) {
+                        out.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 || c == '\u2028' || c == '\u2029' || JsonChars.isHighSurrogate(c) || JsonChars.isLowSurrogate(c)) {
                         out.append("\\u");
                         String hex = Integer.toHexString(c);
                         for (int k = hex.length(); k < 4; k++) {
@@ -128,191 +118,5 @@ public final class Json {
             }
         }
         out.append('"');
-    }
-
-    private Object readValue(int depth) {
-        if (depth > MAX_DEPTH) {
-            throw error("nesting deeper than " + MAX_DEPTH);
-        }
-        if (pos >= text.length()) {
-            throw error("unexpected end of input");
-        }
-        char c = text.charAt(pos);
-        switch (c) {
-            case '{': return readObject(depth);
-            case '[': return readArray(depth);
-            case '"': return readString();
-            case 't': expectWord("true"); return Boolean.TRUE;
-            case 'f': expectWord("false"); return Boolean.FALSE;
-            case 'n': expectWord("null"); return null;
-            default:
-                if (c == '-' || (c >= '0' && c <= '9')) {
-                    return readNumber();
-                }
-                throw error("unexpected character '" + c + "'");
-        }
-    }
-
-    private Map<String, Object> readObject(int depth) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        pos++;
-        skipWhitespace();
-        if (peek() == '}') {
-            pos++;
-            return map;
-        }
-        while (true) {
-            skipWhitespace();
-            if (peek() != '"') {
-                throw error("expected a string key");
-            }
-            String key = readString();
-            skipWhitespace();
-            if (peek() != ':') {
-                throw error("expected ':'");
-            }
-            pos++;
-            skipWhitespace();
-            map.put(key, readValue(depth + 1));
-            skipWhitespace();
-            char c = peek();
-            pos++;
-            if (c == '}') {
-                return map;
-            }
-            if (c != ',') {
-                throw error("expected ',' or '}'");
-            }
-        }
-    }
-
-    private List<Object> readArray(int depth) {
-        List<Object> list = new ArrayList<>();
-        pos++;
-        skipWhitespace();
-        if (peek() == ']') {
-            pos++;
-            return list;
-        }
-        while (true) {
-            skipWhitespace();
-            list.add(readValue(depth + 1));
-            skipWhitespace();
-            char c = peek();
-            pos++;
-            if (c == ']') {
-                return list;
-            }
-            if (c != ',') {
-                throw error("expected ',' or ']'");
-            }
-        }
-    }
-
-    private String readString() {
-        pos++;
-        StringBuilder sb = new StringBuilder();
-        while (true) {
-            if (pos >= text.length()) {
-                throw error("unterminated string");
-            }
-            char c = text.charAt(pos++);
-            if (c == '"') {
-                return sb.toString();
-            }
-            if (c == '\\') {
-                if (pos >= text.length()) {
-                    throw error("unterminated escape");
-                }
-                char e = text.charAt(pos++);
-                switch (e) {
-                    case '"': sb.append('"'); break;
-                    case '\\': sb.append('\\'); break;
-                    case '/': sb.append('/'); break;
-                    case 'b': sb.append('\b'); break;
-                    case 'f': sb.append('\f'); break;
-                    case 'n': sb.append('\n'); break;
-                    case 'r': sb.append('\r'); break;
-                    case 't': sb.append('\t'); break;
-                    case 'u':
-                        if (pos + 4 > text.length()) {
-                            throw error("short unicode escape");
-                        }
-                        int code = 0;
-                        for (int i = 0; i < 4; i++) {
-                            int digit = Character.digit(text.charAt(pos++), 16);
-                            if (digit < 0) {
-                                throw error("bad unicode escape");
-                            }
-                            code = code * 16 + digit;
-                        }
-                        sb.append((char) code);
-                        break;
-                    default:
-                        throw error("bad escape '\\" + e + "'");
-                }
-            } else if (c < 0x20) {
-                throw error("raw control character in string");
-            } else {
-                sb.append(c);
-            }
-        }
-    }
-
-    private Object readNumber() {
-        int start = pos;
-        boolean integral = true;
-        if (peek() == '-') {
-            pos++;
-        }
-        while (pos < text.length()) {
-            char c = text.charAt(pos);
-            if (c >= '0' && c <= '9') {
-                pos++;
-            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-                integral = false;
-                pos++;
-            } else {
-                break;
-            }
-        }
-        String literal = text.substring(start, pos);
-        try {
-            if (integral && literal.length() < 19) {
-                return Long.parseLong(literal);
-            }
-            return Double.parseDouble(literal);
-        } catch (NumberFormatException e) {
-            throw error("bad number '" + literal + "'");
-        }
-    }
-
-    private void expectWord(String word) {
-        if (!text.startsWith(word, pos)) {
-            throw error("unexpected token");
-        }
-        pos += word.length();
-    }
-
-    private char peek() {
-        if (pos >= text.length()) {
-            throw error("unexpected end of input");
-        }
-        return text.charAt(pos);
-    }
-
-    private void skipWhitespace() {
-        while (pos < text.length()) {
-            char c = text.charAt(pos);
-            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                pos++;
-            } else {
-                return;
-            }
-        }
-    }
-
-    private JsonException error(String message) {
-        return new JsonException(message + " at offset " + pos);
     }
 }

@@ -2,8 +2,6 @@ package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.Json;
-import dev.codeinterp.model.json.JsonObject;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
@@ -58,7 +56,7 @@ public final class LocalHistory {
                 int n = LocalRuntimeFrame.length(strings);
                 for (int i = 0; i < n; i++) {
                     try {
-                        events.add(WireCodec.decodeSessionEvent(JsonObject.parse(stringAt(strings, i))));
+                        events.add(WireCodec.decodeSessionEvent(stringAt(strings, i)));
                     } catch (RuntimeException e) {
                         // a damaged record costs that one event, not the conversation
                     }
@@ -72,7 +70,7 @@ public final class LocalHistory {
         if (failed) {
             return;
         }
-        pending.add(Json.write(WireCodec.sessionEventFields(event)));
+        pending.add(WireCodec.encode(event));
         pendingSeqs.add((double) event.seq());
         if (!flushScheduled) {
             flushScheduled = true;

@@ -140,8 +140,5 @@ public final class LocalRuntimeFrame {
     static native void put(JSObject m, String key, String value);
 
     @JSBody(params = {"m", "key", "value"}, script = "m[key] = value;")
-    static native void putNumber(JSObject m, String key, double value);
-
-    @JSBody(params = {"m", "key", "value"}, script = "m[key] = value;")
     static native void putObject(JSObject m, String key, JSObject value);
 }

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.server;
 
+import dev.codeinterp.model.FileList;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.web.bindings.FileTransfer;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSObject;
@@ -23,9 +23,11 @@ public final class ServerFiles implements WorkspaceFiles {
             if (status != 200) {
                 return;
             }
-            JsonObject o = JsonObject.parse(body);
-            maxUpload = o.optInteger("max_upload_bytes", maxUpload);
-            callback.files(WireCodec.decodeFileList(body));
+            FileList listing = WireCodec.decodeFileList(body);
+            if (listing.maxUploadBytes() > 0) {
+                maxUpload = listing.maxUploadBytes();
+            }
+            callback.files(listing.files());
         });
     }
 
@@ -70,7 +72,8 @@ public final class ServerFiles implements WorkspaceFiles {
 
     static String errorOf(String body, String fallback) {
         try {
-            return JsonObject.parse(body).optString("error", fallback);
+            String error = WireCodec.decodeApiError(body).error();
+            return error.isEmpty() ? fallback : error;
         } catch (RuntimeException e) {
             return fallback;
         }

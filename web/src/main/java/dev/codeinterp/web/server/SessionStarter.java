@@ -1,9 +1,10 @@
 package dev.codeinterp.web.server;
 
 import dev.codeinterp.model.ApiError;
+import dev.codeinterp.model.Health;
 import dev.codeinterp.model.Limit;
+import dev.codeinterp.model.SessionCreated;
 import dev.codeinterp.model.WireCodec;
-import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.browser.Window;
 
@@ -61,8 +62,8 @@ public final class SessionStarter {
             return; // a session created meanwhile idles out on the server
         }
         if (status == 201) {
-            JsonObject created = JsonObject.parse(body);
-            listener.started(ServerSession.created(created.string("id"), created.string("token")));
+            SessionCreated created = WireCodec.decodeSessionCreated(body);
+            listener.started(ServerSession.created(created.id(), created.token()));
             return;
         }
         if (status == 0) {
@@ -147,8 +148,8 @@ public final class SessionStarter {
 
     private static long maxSessions(String healthz) {
         try {
-            JsonObject limits = JsonObject.parse(healthz).optObject("limits");
-            return limits == null ? -1 : limits.optInteger("sessions", -1);
+            Health.Limits limits = WireCodec.decodeHealth(healthz).limits();
+            return limits == null ? -1 : limits.sessions();
         } catch (RuntimeException e) {
             return -1;
         }

@@ -1,0 +1,37 @@
+package dev.codeinterp.model;
+
+import java.util.List;
+
+/**
+ * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the warm
+ * pool, the admission limits and how much of them is in use. {@code status} and
+ * {@code server_mode} on the wire follow from whether the engine is available.
+ */
+public record Health(Engine docker, String runtime, String image, Pool pool, int sessions, boolean authRequired,
+                     Limits limits, Use use) {
+
+    /** {@code ok} when sandboxes can be started, else {@code degraded} (local mode still works). */
+    public String status() {
+        return docker.available() ? "ok" : "degraded";
+    }
+
+    public boolean serverMode() {
+        return docker.available();
+    }
+
+    /** The container engine; {@code version} is null and {@code problem} says why when it is not available. */
+    public record Engine(boolean available, String version, List<String> runtimes, String problem) {
+    }
+
+    /** Started, idle sandboxes waiting for sessions; {@code problem} is the last start that failed, else null. */
+    public record Pool(int ready, int target, String problem) {
+    }
+
+    /** The admission limits (see {@link Limit}). */
+    public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
+    }
+
+    /** Open sessions and sessions being created right now. */
+    public record Use(int sessions, int creating) {
+    }
+}
