@@ -3,6 +3,7 @@ package dev.codeinterp.server.api;
 import dev.codeinterp.model.LocalRuntimeConfig;
 import dev.codeinterp.model.WheelIndex;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rules.MimeTypes;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Wheelhouse;
 import io.javalin.config.JavalinConfig;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -40,14 +40,6 @@ final class LocalRuntimeAssets {
     static final String WHEELS_PATH = "/local/wheels/";
     private static final Pattern AUTHORITY = Pattern.compile("[A-Za-z0-9.\\-]+(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]+\\](:[0-9]{1,5})?");
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
-    private static final Map<String, String> MIME_TYPES = Map.of(
-            "html", "text/html; charset=utf-8",
-            "js", "text/javascript; charset=utf-8",
-            "mjs", "text/javascript; charset=utf-8",
-            "wasm", "application/wasm",
-            "json", "application/json",
-            "zip", "application/zip",
-            "py", "text/x-python; charset=utf-8");
 
     private final LocalAssetBundle bundle;
     private final Wheelhouse wheelhouse;
@@ -93,7 +85,7 @@ final class LocalRuntimeAssets {
                 List.of(origin + runtimePath, origin + indexPath),
                 List.of(origin + runtimePath, origin + indexPath, origin + WHEELS_PATH, packages.cspSource(origin))));
         ctx.header("Cache-Control", "no-cache");
-        ctx.contentType(MIME_TYPES.get("html")).result(pageTemplate);
+        ctx.contentType(mimeType("runtime.html")).result(pageTemplate);
     }
 
     void pyodideFile(Context ctx) {
@@ -163,10 +155,10 @@ final class LocalRuntimeAssets {
         ctx.contentType("application/zip").result(Files.newInputStream(path));
     }
 
+    /** The shared table's type; text is always UTF-8 here, and says so. */
     static String mimeType(String name) {
-        int dot = name.lastIndexOf('.');
-        String extension = dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
-        return MIME_TYPES.getOrDefault(extension, "application/octet-stream");
+        String type = MimeTypes.of(name);
+        return type.startsWith("text/") ? type + "; charset=utf-8" : type;
     }
 
     static boolean acceptsGzip(String acceptEncoding) {
