@@ -5,9 +5,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.server.ServerSession;
-import dev.codeinterp.web.server.SessionStarter;
 import dev.codeinterp.web.session.Interpreter;
-import dev.codeinterp.web.view.ApiKeyForm;
 import dev.codeinterp.web.view.Composer;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
@@ -24,7 +22,7 @@ import java.util.List;
  * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
  * one (kept in this browser's IndexedDB).
  */
-public final class App implements Interpreter.Listener, Composer.Actions {
+public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome {
     private static final String MODE_KEY = "codeinterp.mode";
 
     private final StatusLine status = new StatusLine();
@@ -39,9 +37,8 @@ public final class App implements Interpreter.Listener, Composer.Actions {
     private ModeSwitch.Mode mode = ModeSwitch.Mode.SERVER;
     /** Why there is no session to run cells in (it could not be created), or null. */
     private String noSession;
-    /** Getting a server session (null when none is being got): a new conversation or an open one cancels it. */
-    private SessionStarter starter;
-    private final ApiKeyForm keyForm = new ApiKeyForm(this::useKey);
+    /** Getting a server session for a new conversation: opening any conversation cancels it. */
+    private final ServerSessionStart serverStart = new ServerSessionStart(status, pending, page, this);
 
     public static void main(String[] args) {
         new App().start();
@@ -112,81 +109,23 @@ public final class App implements Interpreter.Listener, Composer.Actions {
             return;
         }
         close();
-        status.describe("Server");
-        status.connection("starting a session");
-        pending.waitingFor("waiting for the session to start…");
-        starter = new SessionStarter(new Starting(intro));
-        starter.start();
+        serverStart.begin(intro);
     }
 
-    /** What becomes of the server session being got for a new conversation. */
-    private final class Starting implements SessionStarter.Listener {
-        private final String intro;
-
-        Starting(String intro) {
-            this.intro = intro;
-        }
-
-        @Override
-        public void started(ServerSession session) {
-            open(session, intro);
-        }
-
-        @Override
-        public void keyNeeded(boolean refused) {
-            status.connection("API key needed");
-            status.problem(refused ? "The API key was not accepted." : null);
-            pending.waitingFor("waiting for the API key…");
-            if (keyForm.root().getParentNode() == null) {
-                page.insertBefore(keyForm.root(), pending.root());
-            }
-            keyForm.ask(refused);
-        }
-
-        @Override
-        public void waiting(String sentence) {
-            status.connection("waiting for the server");
-            status.problem(sentence);
-            pending.waitingFor("waiting for the session…");
-        }
-
-        @Override
-        public void failed(String sentence) {
-            starter = null;
-            status.connection("offline");
-            noSession = sentence + " Local mode (in this browser) still works.";
-            status.problem(noSession);
-            giveBack(pending.clear(), sentence + " Your cell is back in the composer; local mode (in this browser) still works.");
-        }
+    @Override
+    public void sessionStarted(ServerSession session, String intro) {
+        open(session, intro);
     }
 
-    private void useKey(String key) {
-        hideKeyForm();
-        status.connection("starting a session");
-        status.problem(null);
-        pending.waitingFor("waiting for the session to start…");
-        if (starter != null) {
-            starter.useKey(key);
-        }
-    }
-
-    private void hideKeyForm() {
-        if (keyForm.root().getParentNode() != null) {
-            page.removeChild(keyForm.root());
-        }
-    }
-
-    /** Stops getting a server session: its answer, if it still comes, is ignored. */
-    private void stopStarting() {
-        if (starter != null) {
-            starter.cancel();
-            starter = null;
-        }
-        hideKeyForm();
+    @Override
+    public void sessionFailed(String sentence) {
+        noSession = sentence + " Local mode (in this browser) still works.";
+        status.problem(noSession);
+        giveBack(pending.clear(), sentence + " Your cell is back in the composer; local mode (in this browser) still works.");
     }
 
     private void close() {
-        stopStarting();
+        serverStart.cancel();
         pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();

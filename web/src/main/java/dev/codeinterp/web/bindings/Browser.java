@@ -2,10 +2,17 @@ package dev.codeinterp.web.bindings;
 
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSFunctor;
+import org.teavm.jso.JSMethod;
+import org.teavm.jso.JSModule;
 import org.teavm.jso.JSObject;
+import org.teavm.jso.JSTopLevel;
 
-/** A thin binding for the browser APIs the app needs beyond TeaVM's jso-apis. */
-public final class Browser {
+/**
+ * A thin binding for the browser APIs the app needs beyond TeaVM's jso-apis: one-line accessors
+ * here, anything longer in a module under public/js/ (an abstract JSObject class, as TeaVM binds
+ * a module's top-level functions).
+ */
+public abstract class Browser implements JSObject {
     private Browser() {
     }
 
@@ -21,20 +28,24 @@ public final class Browser {
     }
 
     /** A JSON request; {@code authorization} (or null) goes in the Authorization header, never in the URL. */
-    @JSBody(params = {"method", "url", "body", "authorization", "callback"}, script =
-            "var x = new XMLHttpRequest(); x.open(method, url); x.setRequestHeader('Content-Type', 'application/json');"
-            + "if (authorization) x.setRequestHeader('Authorization', authorization);"
-            + "x.onload = function() { callback(x.status, x.responseText, x.getResponseHeader('Retry-After')); };"
-            + "x.onerror = function() { callback(0, '', null); }; x.send(body);")
+    @JSTopLevel
+    @JSModule("./js/http.js")
+    @JSMethod("jsonRequest")
     public static native void request(String method, String url, String body, String authorization, ResponseCallback callback);
 
-    @JSBody(params = "key", script = "try { window.localStorage.removeItem(key); } catch (e) {}")
+    @JSTopLevel
+    @JSModule("./js/storage.js")
+    @JSMethod("remove")
     public static native void storageRemove(String key);
 
-    @JSBody(params = "key", script = "try { return window.localStorage.getItem(key); } catch (e) { return null; }")
+    @JSTopLevel
+    @JSModule("./js/storage.js")
+    @JSMethod("get")
     public static native String storageGet(String key);
 
-    @JSBody(params = {"key", "value"}, script = "try { window.localStorage.setItem(key, value); } catch (e) {}")
+    @JSTopLevel
+    @JSModule("./js/storage.js")
+    @JSMethod("set")
     public static native void storageSet(String key, String value);
 
     @JSBody(script = "return window.location.hash || '';")
@@ -72,9 +83,9 @@ public final class Browser {
             + "element.dispatchEvent(new Event('input'));")
     public static native void insertAtCursor(JSObject element, String text);
 
-    @JSBody(params = {"frame", "html"}, script =
-            "var send = function() { frame.contentWindow.postMessage({html: html}, '*'); };"
-            + "frame.addEventListener('load', send);")
+    /** Sends the HTML to a sandboxed output frame (/frame.html) once it has loaded. */
+    @JSTopLevel
+    @JSModule("./js/output-frames.js")
     public static native void sendWhenLoaded(JSObject frame, String html);
 
     @JSFunctor
@@ -83,10 +94,8 @@ public final class Browser {
     }
 
     /** Height reports from sandboxed output frames; only numbers are accepted. */
-    @JSBody(params = "callback", script =
-            "window.addEventListener('message', function(e) {"
-            + "  if (e.data && typeof e.data.frameHeight === 'number' && isFinite(e.data.frameHeight)) callback(e.source, e.data.frameHeight);"
-            + "});")
+    @JSTopLevel
+    @JSModule("./js/output-frames.js")
     public static native void onFrameHeight(FrameHeight callback);
 
     @JSBody(params = {"frame", "source"}, script = "return frame.contentWindow === source;")

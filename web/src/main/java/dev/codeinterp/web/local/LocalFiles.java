@@ -1,31 +1,29 @@
 package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.model.RuntimeFrameMessage;
 import dev.codeinterp.web.bindings.FileTransfer;
+import dev.codeinterp.web.bindings.UserFiles;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSBody;
-import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
 
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The local interpreter's workspace: files go into Pyodide's filesystem through the runtime frame
  * and come back from it, so uploads and downloads never touch the network.
  */
-public final class LocalFiles implements WorkspaceFiles {
+final class LocalFiles implements WorkspaceFiles {
     private static final long MAX_UPLOAD_BYTES = 100L << 20;
 
     private interface Reply {
-        void reply(String type, JSObject message);
-    }
-
-    @JSFunctor
-    interface BytesRead extends JSObject {
-        void call(JSObject buffer, String error);
+        /** {@code bytes}: the reply's file content, or null. */
+        void reply(RuntimeFrameMessage.FileReply reply, JSObject bytes);
     }
 
     private final LocalRuntimeFrame frame;
@@ -39,70 +37,56 @@ public final class LocalFiles implements WorkspaceFiles {
         this.kept = kept;
     }
 
-    /** After a reload: the kept files go back into the fresh interpreter's workspace. */
-    void restore(JSObject records) {
-        int n = LocalRuntimeFrame.length(records);
-        for (int i = 0; i < n; i++) {
-            JSObject record = LocalRuntimeFrame.at(records, i);
-            JSObject message = LocalRuntimeFrame.message("writeFile");
-            LocalRuntimeFrame.put(message, "name", LocalRuntimeFrame.string(record, "name"));
-            LocalRuntimeFrame.putObject(message, "bytes", LocalRuntimeFrame.member(record, "bytes"));
-            request(message, null, (type, m) -> { });
-        }
+    /** After a reload: a kept file goes back into the fresh interpreter's workspace. */
+    void restore(String name, JSObject bytes) {
+        frame.post(new RuntimeFrameMessage.WriteFile(request((reply, b) -> { }), name), bytes);
     }
 
     /** Keeps a copy of a file a cell wrote. */
     void keep(String name) {
-        JSObject message = LocalRuntimeFrame.message("readFile");
-        LocalRuntimeFrame.put(message, "name", name);
-        request(message, null, (type, m) -> {
-            if ("fileContent".equals(type)) {
-                kept.keepFile(name, LocalRuntimeFrame.member(m, "bytes"));
+        request(id -> new RuntimeFrameMessage.ReadFile(id, name), (reply, bytes) -> {
+            if (reply instanceof RuntimeFrameMessage.FileContent) {
+                kept.keepFile(name, bytes);
             }
         });
     }
 
     /** Forgets the kept copies of files that are no longer in the workspace. */
     void forgetRemoved() {
-        request(LocalRuntimeFrame.message("listFiles"), null, (type, m) -> {
-            if ("files".equals(type)) {
-                kept.retainFiles(names(LocalRuntimeFrame.member(m, "files")));
+        request(RuntimeFrameMessage.ListFiles::new, (reply, bytes) -> {
+            if (reply instanceof RuntimeFrameMessage.Files f) {
+                List<String> names = new ArrayList<>();
+                for (FileEntry e : f.files()) {
+                    names.add(e.name());
+                }
+                kept.retainFiles(names);
             }
         });
     }
 
-    /** A frame message of the file protocol (fileWritten, files, fileContent, fileDeleted, fileError). */
-    void receive(String type, JSObject message) {
-        Reply reply = waiting.remove(LocalRuntimeFrame.string(message, "requestId"));
-        if (reply != null) {
-            reply.reply(type, message);
+    /** A reply of the frame to one of our file requests. */
+    void receive(RuntimeFrameMessage.FileReply reply, JSObject bytes) {
+        Reply waiter = waiting.remove(reply.requestId());
+        if (waiter != null) {
+            waiter.reply(reply, bytes);
         }
     }
 
-    private void request(JSObject message, JSObject transfer, Reply reply) {
+    /** Registers the reply and returns the new request's id. */
+    private String request(Reply reply) {
         String id = "f" + (++nextRequest);
         waiting.put(id, reply);
-        LocalRuntimeFrame.put(message, "requestId", id);
-        if (transfer == null) {
-            frame.post(message);
-        } else {
-            frame.postTransferring(message, transfer);
-        }
+        return id;
+    }
+
+    private void request(Function<String, RuntimeFrameMessage.ToFrame> message, Reply reply) {
+        frame.post(message.apply(request(reply)));
     }
 
     @Override
     public void list(Listing callback) {
-        request(LocalRuntimeFrame.message("listFiles"), null, (type, m) -> {
-            List<FileEntry> entries = new ArrayList<>();
-            JSObject files = "files".equals(type) ? LocalRuntimeFrame.member(m, "files") : null;
-            int n = files == null ? 0 : LocalRuntimeFrame.length(files);
-            for (int i = 0; i < n; i++) {
-                JSObject f = LocalRuntimeFrame.at(files, i);
-                entries.add(new FileEntry(LocalRuntimeFrame.string(f, "name"), (long) LocalRuntimeFrame.number(f, "size"),
-                        (long) LocalRuntimeFrame.number(f, "modified"), LocalRuntimeFrame.string(f, "mime"), ""));
-            }
-            callback.files(entries);
-        });
+        request(RuntimeFrameMessage.ListFiles::new, (reply, bytes) ->
+                callback.files(reply instanceof RuntimeFrameMessage.Files f ? f.files() : List.of()));
     }
 
     @Override
@@ -110,24 +94,22 @@ public final class LocalFiles implements WorkspaceFiles {
         String name = FileTransfer.name(file);
         double size = FileTransfer.size(file);
         progress.progress(0, size);
-        readBytes(file, (buffer, error) -> {
+        UserFiles.readBytes(file, (buffer, error) -> {
             if (buffer == null) {
                 done.done("Could not read " + name + ": " + error);
                 return;
             }
             progress.progress(size, size);
             JSObject copy = copyOf(buffer);
-            JSObject message = LocalRuntimeFrame.message("writeFile");
-            LocalRuntimeFrame.put(message, "name", name);
-            LocalRuntimeFrame.putObject(message, "bytes", buffer);
-            request(message, buffer, (type, m) -> {
-                if ("fileWritten".equals(type)) {
+            String id = request((reply, bytes) -> {
+                if (reply instanceof RuntimeFrameMessage.FileWritten) {
                     kept.keepFile(name, copy);
                     done.done(null);
                 } else {
-                    done.done(problem(m, "Could not store " + name + "."));
+                    done.done(problem(reply, "Could not store " + name + "."));
                 }
             });
+            frame.postTransferring(new RuntimeFrameMessage.WriteFile(id, name), buffer);
         });
     }
 
@@ -142,28 +124,19 @@ public final class LocalFiles implements WorkspaceFiles {
 
     @Override
     public void preview(String name, Url callback) {
-        JSObject message = LocalRuntimeFrame.message("readFile");
-        LocalRuntimeFrame.put(message, "name", name);
-        request(message, null, (type, m) -> {
-            if (!"fileContent".equals(type)) {
-                callback.url(null);
-                return;
-            }
-            String mime = LocalRuntimeFrame.string(m, "mime");
-            callback.url(FileTransfer.blobUrl(LocalRuntimeFrame.member(m, "bytes"), mime == null ? "application/octet-stream" : mime));
-        });
+        request(id -> new RuntimeFrameMessage.ReadFile(id, name), (reply, bytes) ->
+                callback.url(reply instanceof RuntimeFrameMessage.FileContent c && bytes != null
+                        ? FileTransfer.blobUrl(bytes, c.mime()) : null));
     }
 
     @Override
     public void delete(String name, Done done) {
-        JSObject message = LocalRuntimeFrame.message("deleteFile");
-        LocalRuntimeFrame.put(message, "name", name);
-        request(message, null, (type, m) -> {
-            if ("fileDeleted".equals(type)) {
+        request(id -> new RuntimeFrameMessage.DeleteFile(id, name), (reply, bytes) -> {
+            if (reply instanceof RuntimeFrameMessage.FileDeleted) {
                 kept.dropFile(name);
                 done.done(null);
             } else {
-                done.done(problem(m, "Could not delete " + name + "."));
+                done.done(problem(reply, "Could not delete " + name + "."));
             }
         });
     }
@@ -173,18 +146,11 @@ public final class LocalFiles implements WorkspaceFiles {
         return MAX_UPLOAD_BYTES;
     }
 
-    private static String problem(JSObject m, String fallback) {
-        String message = LocalRuntimeFrame.string(m, "message");
+    private static String problem(RuntimeFrameMessage.FileReply reply, String fallback) {
+        String message = reply instanceof RuntimeFrameMessage.FileError e ? e.message() : null;
         return message == null || message.isEmpty() ? fallback : message;
     }
 
     @JSBody(params = "buffer", script = "return buffer.slice(0);")
     private static native JSObject copyOf(JSObject buffer);
-
-    @JSBody(params = "files", script = "return (Array.isArray(files) ? files : []).map(function(entry) { return String(entry.name); });")
-    private static native JSObject names(JSObject files);
-
-    @JSBody(params = {"file", "callback"}, script =
-            "file.arrayBuffer().then(function(buf) { callback(buf, null); }, function(err) { callback(null, String(err && err.message || err)); });")
-    private static native void readBytes(JSObject file, BytesRead callback);
 }

@@ -2,6 +2,7 @@ package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.RuntimeFrameMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.WireCodec;
@@ -10,6 +11,7 @@ import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.JSObject;
+import org.teavm.jso.typedarrays.Uint8Array;
 
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -93,36 +95,45 @@ public final class LocalInterpreter implements Interpreter {
         }
     }
 
-    private void receive(String type, JSObject m) {
+    private void receive(RuntimeFrameMessage.FromFrame message, JSObject bytes) {
         if (closed) {
             return;
         }
         boolean afterRestartedLine = restartedLine;
         restartedLine = false;
-        switch (type) {
-            case "loading":
-                listener.onState(LocalRuntimeFrame.string(m, "message"));
+        switch (message.type()) {
+            case LOADING:
+                listener.onState(((RuntimeFrameMessage.Loading) message).message());
                 break;
-            case "ready":
-                listener.onDescription("Local · Pyodide " + LocalRuntimeFrame.string(m, "pyodide") + " · in this browser");
-                listener.onState(LocalRuntimeFrame.flag(m, "isolated") ? "ready" : "ready (interrupt restarts Python)");
+            case READY: {
+                RuntimeFrameMessage.Ready ready = (RuntimeFrameMessage.Ready) message;
+                listener.onDescription("Local · Pyodide " + ready.pyodide() + " · in this browser");
+                listener.onState(ready.isolated() ? "ready" : "ready (interrupt restarts Python)");
                 listener.onProblem(null);
                 break;
-            case "runner":
-                runnerLine(LocalRuntimeFrame.string(m, "line"));
+            }
+            case RUNNER:
+                runnerLine(((RuntimeFrameMessage.Runner) message).line());
                 break;
-            case "reset":
+            case RESET:
                 // A reset during a cell is reported by that cell's own `restarted` line.
                 if (!afterRestartedLine) {
-                    emit(NO_EXECUTION, new Event.Restarted(LocalRuntimeFrame.string(m, "reason")));
+                    emit(NO_EXECUTION, new Event.Restarted(((RuntimeFrameMessage.Reset) message).reason()));
                 }
                 break;
-            case "fatal":
+            case FATAL:
                 listener.onState("failed");
-                listener.onProblem("Local Python could not start: " + LocalRuntimeFrame.string(m, "message"));
+                listener.onProblem("Local Python could not start: " + ((RuntimeFrameMessage.Fatal) message).message());
                 break;
-            default:
-                files.receive(type, m);
+            case FILE_WRITTEN:
+            case FILES:
+            case FILE_CONTENT:
+            case FILE_DELETED:
+            case FILE_ERROR:
+                files.receive((RuntimeFrameMessage.FileReply) message, bytes);
+                break;
+            default: // messages to the frame are never decoded as ones from it
+                break;
         }
     }
 
@@ -159,21 +170,18 @@ public final class LocalInterpreter implements Interpreter {
         String executionId = "l" + (seq + 1) + "-" + randomId().substring(0, 8);
         unfinished.add(executionId);
         emit(executionId, new Event.Queued(code));
-        JSObject message = LocalRuntimeFrame.message("execute");
-        LocalRuntimeFrame.put(message, "id", executionId);
-        LocalRuntimeFrame.put(message, "code", code);
-        frame.post(message);
+        frame.post(new RuntimeFrameMessage.Execute(executionId, code));
         return true;
     }
 
     @Override
     public void interrupt() {
-        frame.post(LocalRuntimeFrame.message("interrupt"));
+        frame.post(new RuntimeFrameMessage.Interrupt());
     }
 
     @Override
     public void restart() {
-        frame.post(LocalRuntimeFrame.message("restart"));
+        frame.post(new RuntimeFrameMessage.Restart());
     }
 
     @Override
@@ -193,7 +201,16 @@ public final class LocalInterpreter implements Interpreter {
         return ROUTE_PREFIX + conversationId;
     }
 
-    @JSBody(script = "var bytes = new Uint8Array(16); crypto.getRandomValues(bytes);"
-            + "return Array.prototype.map.call(bytes, function(byte) { return (byte + 256).toString(16).slice(1); }).join('');")
-    private static native String randomId();
+    /** 128 random bits from the browser's CSPRNG, as 32 hex digits. */
+    private static String randomId() {
+        Uint8Array bytes = randomBytes(16);
+        StringBuilder hex = new StringBuilder();
+        for (int i = 0; i < bytes.getLength(); i++) {
+            hex.append(Integer.toHexString(bytes.get(i) + 256).substring(1));
+        }
+        return hex.toString();
+    }
+
+    @JSBody(params = "n", script = "return crypto.getRandomValues(new Uint8Array(n));")
+    private static native Uint8Array randomBytes(int n);
 }

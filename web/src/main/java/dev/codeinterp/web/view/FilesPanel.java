@@ -2,9 +2,8 @@ package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.FileEntry;
 import dev.codeinterp.web.bindings.FileTransfer;
+import dev.codeinterp.web.bindings.UserFiles;
 import dev.codeinterp.web.session.WorkspaceFiles;
-import org.teavm.jso.JSBody;
-import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -36,10 +35,7 @@ public final class FilesPanel {
         input.setAttribute("multiple", "");
         input.setAttribute("data-testid", "upload");
         input.setAttribute("aria-label", "Upload files to the workspace");
-        input.addEventListener("change", e -> {
-            eachFile(filesOf(input), this::upload);
-            clearInput(input);
-        });
+        UserFiles.onFilesPicked(input, this::upload);
         picker.appendChild(input);
         head.appendChild(picker);
         root.appendChild(head);
@@ -47,7 +43,8 @@ public final class FilesPanel {
         root.appendChild(uploads);
         root.appendChild(list);
         root.appendChild(hint);
-        installDropTarget(Dom.document().getBody(), fileList -> eachFile(fileList, this::upload));
+        // files dropped anywhere on the page are uploaded; the page shows where they go while dragging
+        UserFiles.onFilesDropped(Dom.document().getBody(), this::upload);
     }
 
     public HTMLElement root() {
@@ -134,34 +131,4 @@ public final class FilesPanel {
         Dom.setText(problem, message == null ? "" : message);
         problem.getStyle().setProperty("display", message == null ? "none" : "");
     }
-
-
-    @JSFunctor
-    interface FileHandler extends JSObject {
-        void call(JSObject file);
-    }
-
-    @JSFunctor
-    interface DropHandler extends JSObject {
-        void call(JSObject fileList);
-    }
-
-    @JSBody(params = "input", script = "return input.files;")
-    private static native JSObject filesOf(HTMLElement input);
-
-    @JSBody(params = "input", script = "input.value = '';")
-    private static native void clearInput(HTMLElement input);
-
-    @JSBody(params = {"fileList", "handler"}, script = "for (var i = 0; i < fileList.length; i++) handler(fileList[i]);")
-    private static native void eachFile(JSObject fileList, FileHandler handler);
-
-    /** Files dropped anywhere on the page are uploaded; the page shows where they will go while dragging. */
-    @JSBody(params = {"target", "handler"}, script =
-            "var depth = 0; var hasFiles = function(ev) { return ev.dataTransfer && Array.prototype.indexOf.call(ev.dataTransfer.types, 'Files') >= 0; };"
-            + "target.addEventListener('dragenter', function(ev) { if (!hasFiles(ev)) return; ev.preventDefault(); depth++; target.classList.add('dropping'); });"
-            + "target.addEventListener('dragover', function(ev) { if (!hasFiles(ev)) return; ev.preventDefault(); ev.dataTransfer.dropEffect = 'copy'; });"
-            + "target.addEventListener('dragleave', function(ev) { if (--depth <= 0) { depth = 0; target.classList.remove('dropping'); } });"
-            + "target.addEventListener('drop', function(ev) { if (!hasFiles(ev)) return; ev.preventDefault(); depth = 0;"
-            + "  target.classList.remove('dropping'); handler(ev.dataTransfer.files); });")
-    private static native void installDropTarget(HTMLElement target, DropHandler handler);
 }

@@ -1,0 +1,40 @@
+// A Chromium page for unit tests of the app's own JavaScript modules, served straight from the
+// source tree (web/src/main/resources/public) on a made-up origin: no server, no build. Requests
+// for paths a test registers with `serve` get its answer instead (a fake API, a frame's page).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const PUBLIC = join(ROOT, 'web/src/main/resources/public');
+export const ORIGIN = 'http://unit.localhost';
+
+/**
+ * Opens a blank page of ORIGIN in a fresh context. `serve(path, handler)` answers requests for
+ * `path` with `handler(route, request)`; everything else under ORIGIN comes from PUBLIC.
+ */
+export async function modulePage(browser) {
+  const context = await browser.newContext({ acceptDownloads: true });
+  const handlers = new Map();
+  await context.route(ORIGIN + '/**', (route, request) => {
+    const path = new URL(request.url()).pathname;
+    if (handlers.has(path)) {
+      return handlers.get(path)(route, request);
+    }
+    if (path === '/') {
+      return route.fulfill({ contentType: 'text/html', body: '<!DOCTYPE html><title>modules</title><body></body>' });
+    }
+    return route.fulfill({ path: join(PUBLIC, path) });
+  });
+  const page = await context.newPage();
+  await page.goto(ORIGIN + '/');
+  return {
+    context,
+    page,
+    serve: (path, handler) => handlers.set(path, handler),
+    /** Imports the module at `path` into the page as `window[name]`. */
+    load: (path, name) => page.evaluate(async ([p, n]) => { window[n] = await import(p); }, [path, name]),
+  };
+}
+
+/** An HTML page whose inline script is `script` (unit pages have no CSP). */
+export const htmlPage = (script) => ({ contentType: 'text/html', body: `<!DOCTYPE html><body><script>${script}</script></body>` });

@@ -1,0 +1,35 @@
+package dev.codeinterp.web.bindings;
+
+import org.teavm.jso.JSFunctor;
+import org.teavm.jso.JSModule;
+import org.teavm.jso.JSObject;
+import org.teavm.jso.JSTopLevel;
+import org.teavm.jso.dom.html.HTMLElement;
+
+/**
+ * The postMessage channel to the local runtime frame (public/js/frame-host.js). Messages cross it
+ * as JSON text, with a message's file bytes (an ArrayBuffer) beside it. The module takes messages
+ * only from the frame's window, holds posts until the frame first speaks, and answers the frame's
+ * requests for Pyodide's big files itself.
+ */
+@JSModule("./js/frame-host.js")
+public abstract class FrameHost implements JSObject {
+    private FrameHost() {
+    }
+
+    @JSFunctor
+    public interface Receiver extends JSObject {
+        /** {@code bytes} is the message's ArrayBuffer, or null. */
+        void call(String json, JSObject bytes);
+    }
+
+    public interface Connection extends JSObject {
+        /** {@code bytes} (or null) goes in as the message's {@code bytes}; if {@code transfer}, handed over (unusable here afterwards). */
+        void post(String json, JSObject bytes, boolean transfer);
+
+        void close();
+    }
+
+    @JSTopLevel
+    public static native Connection connect(HTMLElement frame, Receiver receiver);
+}

@@ -1,0 +1,88 @@
+// The app's end of the postMessage channel to the local runtime frame (an opaque-origin iframe;
+// docs/local-runtime-protocol.md). It takes messages only from the frame's own window, posts
+// nothing until the frame has spoken (earlier posts would reach its initial about:blank), answers
+// the frame's `fetchAssets` itself, and hands every other message to the app as JSON text with
+// the file bytes beside it.
+
+/**
+ * Connects to `frame` (an iframe element). `receive(json, bytes)` gets each message as JSON
+ * without its `bytes` member, which comes as the second argument (null if there is none).
+ * Returns `{post(json, bytes, transfer), close()}`: `post` sends a message given as JSON text,
+ * with `bytes` (or null) put back in as its `bytes` member and, if `transfer`, handed over
+ * rather than copied.
+ */
+export function connect(frame, receive) {
+  let heard = false;
+  const early = []; // [message, transfer list] posted before the frame spoke
+  const send = (message, transfer) => frame.contentWindow?.postMessage(message, '*', transfer);
+  const onMessage = (e) => {
+    if (e.source !== frame.contentWindow || !e.data || typeof e.data.type !== 'string') {
+      return;
+    }
+    if (!heard) {
+      heard = true;
+      early.splice(0).forEach(([message, transfer]) => send(message, transfer));
+    }
+    const { bytes = null, ...fields } = e.data;
+    if (fields.type === 'fetchAssets') {
+      answerAssets(frame, fields.urls);
+      return;
+    }
+    let json;
+    try {
+      json = JSON.stringify(fields);
+    } catch {
+      return; // not JSON (a cycle, a BigInt): not a message of ours
+    }
+    receive(json, bytes);
+  };
+  window.addEventListener('message', onMessage);
+  return {
+    post(json, bytes, transfer) {
+      const message = JSON.parse(json);
+      if (bytes) {
+        message.bytes = bytes;
+      }
+      const transferList = bytes && transfer ? [bytes] : [];
+      if (heard) {
+        send(message, transferList);
+      } else {
+        early.push([message, transferList]);
+      }
+    },
+    close() {
+      window.removeEventListener('message', onMessage);
+    },
+  };
+}
+
+/**
+ * The URLs of `urls` the app may fetch for the frame: GETs of `origin` under /pyodide/, with no
+ * query and no credentials in the URL. Anything else (another origin, our API) is left out.
+ */
+export function wantedAssets(urls, origin) {
+  return (Array.isArray(urls) ? urls : []).filter((url) => {
+    try {
+      const u = new URL(url);
+      return u.origin === origin && u.pathname.startsWith('/pyodide/') && u.search === '' && u.username === ''
+        && u.password === '';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Fetches the wanted files from our own HTTP cache (an opaque-origin frame's own fetches are never
+ * cached) without credentials, and answers with one `assets` message whose buffers are
+ * transferred; files that fail are left out, and the frame fetches those itself.
+ */
+function answerAssets(frame, urls) {
+  const fetched = wantedAssets(urls, location.origin).map((url) => fetch(url, { credentials: 'omit', redirect: 'error' })
+    .then((response) => (response.ok ? response.arrayBuffer() : null))
+    .then((bytes) => (bytes ? { url, bytes } : null), () => null));
+  Promise.all(fetched).then((got) => {
+    const files = got.filter((file) => file);
+    frame.contentWindow?.postMessage({ type: 'assets', files }, '*', files.map((file) => file.bytes));
+  });
+}

@@ -1,0 +1,16 @@
+// The app's side of the sandboxed frames (/frame.html) that show HTML outputs: the HTML goes in
+// once the frame has loaded, and only numbers (their heights) come back.
+
+/** Sends `html` to the frame each time it loads. */
+export function sendWhenLoaded(frame, html) {
+  frame.addEventListener('load', () => frame.contentWindow.postMessage({ html }, '*'));
+}
+
+/** Calls `callback(sourceWindow, height)` for every height report; anything but a finite number is ignored. */
+export function onFrameHeight(callback) {
+  window.addEventListener('message', (e) => {
+    if (e.data && typeof e.data.frameHeight === 'number' && Number.isFinite(e.data.frameHeight)) {
+      callback(e.source, e.data.frameHeight);
+    }
+  });
+}
