@@ -105,7 +105,7 @@ public final class SessionManager implements AutoCloseable {
         Session session = null;
         try {
             String tokenHash = Tokens.hash(token);
-            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, now, null, null, client.id()));
+            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id()));
             session = newSession(id, 0, null, warm);
             warm = null; // the session owns it now, and closes it if it fails to start
             live.put(id, new Live(session, tokenHash, client.id()));
