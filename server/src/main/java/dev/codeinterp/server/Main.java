@@ -1,5 +1,6 @@
 package dev.codeinterp.server;
 
+import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
@@ -45,7 +46,8 @@ public final class Main implements AutoCloseable {
                         settings.maxQueuedCells()),
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
-                        settings.maxQueuedCells(), settings.maxConcurrentCreates())));
+                        settings.maxQueuedCells(), settings.maxConcurrentCreates())),
+                new DownloadLinks());
         this.web = new WebServer(settings, sessions, backend, pool);
     }
 

@@ -44,12 +44,15 @@ public final class SessionManager implements AutoCloseable {
     private final String runtime;
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
+    private final FileLinks links;
     private final IdleReaper reaper;
 
+    /** {@code links} says where the API serves workspace files, for the artifact events. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission) {
+                          Duration idleTtl, Admission admission, FileLinks links) {
         this.admission = admission;
+        this.links = links;
         this.pool = pool;
         this.workspaces = workspaces;
         this.sessions = sessions;
@@ -180,7 +183,7 @@ public final class SessionManager implements AutoCloseable {
                 return pool.startFor(existing);
             }
         };
-        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits);
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links);
     }
 
     /** Ends the session: its interpreter and its workspace with every file in it. */

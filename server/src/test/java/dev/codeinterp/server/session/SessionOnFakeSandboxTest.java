@@ -1,0 +1,182 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Status;
+import dev.codeinterp.model.StreamName;
+import dev.codeinterp.server.sandbox.SandboxExit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The session's policies (shutdown ladder, output cap, crash reports, artifacts) on fake sandboxes:
+ * no Docker engine, each case in milliseconds. The same behaviours against real containers are in
+ * SandboxFaultsContract, RestApiContract and SessionLifecycleTest.
+ */
+class SessionOnFakeSandboxTest {
+    private static final Duration LONG = Duration.ofSeconds(30);
+    private static final SandboxExit KILLED = SandboxExit.inspected(137, false, "");
+
+    private final SessionRig rig = new SessionRig();
+
+    @AfterEach
+    void close() {
+        rig.close();
+    }
+
+    private static FakeSandboxes answering(FakeSandbox.Script script) {
+        return new FakeSandboxes(null, (id, ws) -> FakeSandbox.running(id, ws, script));
+    }
+
+    private static Event.Finished finishedOf(List<Event> events) {
+        return (Event.Finished) events.get(events.size() - 1);
+    }
+
+    private static List<Class<?>> kinds(List<Event> events) {
+        return events.stream().<Class<?>>map(Object::getClass).toList();
+    }
+
+    @Test
+    void a_cell_runs_and_its_events_arrive_in_order_ending_once() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.answers(new Event.Stream(StreamName.STDOUT, "hi\n")));
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+
+        List<Event> events = rig.finished(session.submit("print('hi')", LONG));
+
+        assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.Stream.class, Event.Finished.class);
+        assertThat(finishedOf(events).status()).isEqualTo(Status.OK);
+        assertThat(sandboxes.latest().sentTypes()).containsExactly("execute");
+    }
+
+    @Test
+    void a_cell_past_its_timeout_is_interrupted_and_ends_as_a_timeout() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+
+        List<Event> events = rig.finished(session.submit("while True: pass", Duration.ofMillis(50)));
+
+        assertThat(events).contains(new Event.Error("TimeoutError",
+                "the cell ran longer than its timeout of 0.05 s and was interrupted", List.of()));
+        assertThat(events).noneMatch(e -> e instanceof Event.Restarted);
+        assertThat(finishedOf(events).status()).isEqualTo(Status.TIMEOUT);
+        assertThat(sandboxes.started()).hasSize(1);
+        assertThat(sandboxes.latest().sentTypes()).containsExactly("execute", "interrupt");
+    }
+
+    @Test
+    void a_cell_that_ignores_interrupt_is_stopped_by_restart_after_the_grace() {
+        FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> FakeSandbox.ignoringInterrupts(id, ws, FakeSandbox.HANGS));
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+        sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
+        long started = System.nanoTime();
+
+        List<Event> events = rig.finished(session.submit("import signal; ...", Duration.ofMillis(50)));
+
+        assertThat((System.nanoTime() - started) / 1_000_000).as("timeout + grace, in ms").isGreaterThanOrEqualTo(150);
+        assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.Error.class,
+                Event.Restarted.class, Event.Finished.class);
+        assertThat(((Event.Error) events.get(2)).ename()).isEqualTo("TimeoutError");
+        assertThat(((Event.Restarted) events.get(3)).reason())
+                .isEqualTo("the cell did not stop within 0.1 s of being interrupted, so the interpreter was restarted");
+        assertThat(finishedOf(events).status()).isEqualTo(Status.TIMEOUT);
+        FakeSandbox stuck = sandboxes.started().get(0);
+        assertThat(stuck.sentTypes()).containsExactly("execute", "interrupt");
+        assertThat(stuck.closed()).isTrue();
+        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).as("the next cell, on a fresh sandbox")
+                .isEqualTo(Status.OK);
+        assertThat(sandboxes.started()).hasSize(2);
+    }
+
+    @Test
+    void a_users_interrupt_that_is_ignored_ends_the_cell_as_interrupted_by_restart() {
+        FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> FakeSandbox.ignoringInterrupts(id, ws, FakeSandbox.HANGS));
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+        String cell = session.submit("while True: pass", LONG);
+        SessionRig.await(() -> rig.eventsOf(cell).stream().anyMatch(e -> e instanceof Event.Started), "the cell started");
+
+        session.interrupt();
+        session.interrupt(); // a second click is not a second interrupt
+        List<Event> events = rig.finished(cell);
+
+        assertThat(events).anyMatch(e -> e instanceof Event.Restarted);
+        assertThat(events).noneMatch(e -> e instanceof Event.Error);
+        assertThat(finishedOf(events).status()).isEqualTo(Status.INTERRUPTED);
+        assertThat(sandboxes.started().get(0).sentTypes()).containsExactly("execute", "interrupt");
+    }
+
+    @Test
+    void output_past_the_cap_is_cut_with_one_truncation_notice() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.answers(
+                new Event.Stream(StreamName.STDOUT, "hello "),
+                new Event.Stream(StreamName.STDOUT, "world and more"),
+                new Event.Truncated(1 << 20), // the runner's own cut: the server has said it already
+                new Event.Stream(StreamName.STDERR, "again")));
+        Session session = rig.start(sandboxes, SessionRig.limits(10));
+
+        List<Event> events = rig.finished(session.submit("print('x' * 10**6)", LONG));
+
+        assertThat(events).filteredOn(e -> e instanceof Event.Stream).containsExactly(
+                new Event.Stream(StreamName.STDOUT, "hello "), new Event.Stream(StreamName.STDOUT, "worl"));
+        assertThat(events).filteredOn(e -> e instanceof Event.Truncated).containsExactly(new Event.Truncated(10));
+        assertThat(finishedOf(events).status()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void a_sandbox_killed_mid_cell_ends_the_cell_with_an_error_and_a_fresh_one_runs_the_next() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+        String cell = session.submit("import time; time.sleep(60)", LONG);
+        SessionRig.await(() -> rig.eventsOf(cell).size() >= 2, "the cell started");
+        sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
+
+        sandboxes.started().get(0).die(KILLED);
+        List<Event> events = rig.finished(cell);
+
+        String why = "the interpreter was killed (SIGKILL, exit code 137) and was restarted";
+        assertThat(events).containsSubsequence(new Event.Error("SandboxExited", why, List.of()), new Event.Restarted(why));
+        assertThat(finishedOf(events).status()).isEqualTo(Status.ERROR);
+        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).isEqualTo(Status.OK);
+    }
+
+    @Test
+    void a_sandbox_out_of_memory_ends_the_cell_as_oom() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+        String cell = session.submit("x = bytearray(10**10)", LONG);
+        SessionRig.await(() -> rig.eventsOf(cell).size() >= 2, "the cell started");
+
+        sandboxes.started().get(0).die(SandboxExit.inspected(137, true, ""));
+        List<Event> events = rig.finished(cell);
+
+        assertThat(events).contains(new Event.Error("MemoryError",
+                "the cell used more than the sandbox's 64 MiB of memory; the interpreter was restarted", List.of()));
+        assertThat(events).contains(new Event.Restarted("the interpreter ran out of memory and was restarted"));
+        assertThat(finishedOf(events).status()).isEqualTo(Status.OOM);
+    }
+
+    @Test
+    void a_file_the_cell_writes_is_announced_as_an_artifact_with_the_apis_link_before_finished() {
+        FakeSandboxes sandboxes = answering((sandbox, executionId, code) -> {
+            sandbox.say(executionId, new Event.Started(1));
+            try {
+                Files.writeString(sandbox.workspace().dir().resolve("out.csv"), "a,b\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            sandbox.finish(executionId, Status.OK);
+        });
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+
+        List<Event> events = rig.finished(session.submit("open('out.csv', 'w').write('a,b\\n')", LONG));
+
+        assertThat(events.get(events.size() - 2)).isEqualTo(
+                new Event.Artifact("out.csv", 4, "text/csv", "/links/" + session.id() + "/out.csv"));
+    }
+}
