@@ -10,6 +10,7 @@ import dev.codeinterp.server.sandbox.SandboxSpec;
 import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
+import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
@@ -43,7 +44,7 @@ public final class Main implements AutoCloseable {
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
-                        settings.maxQueuedCells()),
+                        settings.maxQueuedCells(), RestartPolicy.DEFAULT),
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),

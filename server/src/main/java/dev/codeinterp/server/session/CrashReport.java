@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * What the user is told when a sandbox died under the session: the diagnosis of
  * {@link SandboxExit} in words, the running cell's error and status, and the reason of the
- * {@code restarted} event.
+ * {@code restarted} event; or, when supervision gave up, how to recover.
  */
 final class CrashReport {
     private final SandboxExit exit;
@@ -49,5 +49,16 @@ final class CrashReport {
             case OOM_KILLED -> Status.OOM;
             case KILLED, EXITED, ENGINE_GONE -> Status.ERROR;
         };
+    }
+
+    /** The error when this death was one too many and no fresh interpreter follows. */
+    Event.Error gaveUpError(String whyGaveUp) {
+        return keepsCrashing(what() + "; " + whyGaveUp);
+    }
+
+    /** What every cell hears while supervision has given up, until the user restarts the interpreter. */
+    static Event.Error keepsCrashing(String why) {
+        return new Event.Error("SandboxKeepsCrashing", "the sandbox keeps crashing (" + why
+                + "). Restart the interpreter to try again, or start a new session.", List.of());
     }
 }

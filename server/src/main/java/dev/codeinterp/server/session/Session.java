@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * its inbox (cells submitted, runner output, the sandbox dying, interrupt, restart, close, the
  * clock), so there are no races between a cell finishing and a timeout firing. Cells run one at a
  * time in submission order, and every cell ends with exactly one {@code finished} event. The
- * policies live apart: {@link RunningCell} (output cap, {@link ShutdownLadder}), {@link CrashReport}
- * (what a death means to the user), {@link ArtifactTracker}.
+ * policies live apart: {@link RunningCell} (output cap, {@link ShutdownLadder}), {@link Supervisor}
+ * (restarts), {@link CrashReport} (what a death means to the user), {@link ArtifactTracker}.
  */
 public final class Session {
     private static final Logger log = LoggerFactory.getLogger(Session.class);
@@ -40,6 +40,7 @@ public final class Session {
     private final SessionEvents events;
     private final ExecutionLimits limits;
     private final SandboxSlot slot;
+    private final Supervisor supervisor;
     private final CellQueue cells;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Thread worker;
@@ -59,6 +60,7 @@ public final class Session {
         this.limits = limits;
         this.slot = new SandboxSlot(sandboxes, workspace, workspaceAdopted,
                 (from, message) -> inbox.add(new Signal.Output(from, message)), from -> inbox.add(new Signal.Exited(from)));
+        this.supervisor = new Supervisor(limits.restarts());
         this.cells = new CellQueue(events, new ArtifactTracker(id, links), limits.maxQueuedCells(), this::touch);
         this.worker = new Thread(this::work, "session-" + id.substring(0, Math.min(8, id.length())));
         this.worker.setDaemon(true);
@@ -165,14 +167,15 @@ public final class Session {
     private void work() {
         try {
             while (true) {
-                if (cells.readyForNext()) {
+                if (cells.readyForNext() && !supervisor.backingOff(System.nanoTime())) {
                     startNext();
                     continue;
                 }
                 busy = cells.busy();
                 RunningCell running = cells.running();
-                Signal signal = running == null ? inbox.take()
-                        : inbox.poll(Math.max(0, running.ladder().nextDeadline() - System.nanoTime()), TimeUnit.NANOSECONDS);
+                long wakeAt = Math.min(running == null ? Supervisor.NEVER : running.ladder().nextDeadline(), supervisor.restartAt());
+                Signal signal = wakeAt == Supervisor.NEVER ? inbox.take()
+                        : inbox.poll(Math.max(0, wakeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (!dispatch(signal == null ? TICK : signal)) {
                     return;
                 }
@@ -230,6 +233,11 @@ public final class Session {
 
     private void startNext() {
         Signal.Submit cell = cells.takeNext();
+        if (supervisor.gaveUp()) {
+            events.emit(cell.executionId(), CrashReport.keepsCrashing(supervisor.whyGaveUp()));
+            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            return;
+        }
         try {
             slot.ensure();
         } catch (SandboxException e) {
@@ -263,7 +271,7 @@ public final class Session {
         }
     }
 
-    /** A deadline passed: the running cell's next rung. */
+    /** A deadline passed: the running cell's next rung, and a restart whose back-off is over. */
     private void onClock() {
         RunningCell current = cells.running();
         if (current != null) {
@@ -274,6 +282,7 @@ public final class Session {
                 }
             }
         }
+        restartIfDue();
     }
 
     /** The last rung: the cell outlived its grace period, so its interpreter is replaced. */
@@ -289,22 +298,29 @@ public final class Session {
         warmQuietly();
     }
 
-    /** The sandbox died on its own: the cell (if any) ends saying why, and a fresh interpreter follows. */
+    /** The sandbox died on its own: the cell (if any) ends saying why, and supervision decides what follows. */
     private void onSandboxDied() {
         CrashReport report = new CrashReport(slot.diagnose(), limits.memoryBytes());
         slot.discard();
+        boolean restart = supervisor.died(System.nanoTime());
         String executionId = cells.runningIdOrNone();
-        if (cells.running() != null) {
-            events.emit(executionId, report.cellError());
+        if (restart) {
+            if (cells.running() != null) {
+                events.emit(executionId, report.cellError());
+            }
+            events.emit(executionId, new Event.Restarted(report.restartedReason()));
+        } else {
+            log.warn("session {}: {}; not restarting it again", id, supervisor.whyGaveUp());
+            events.emit(executionId, report.gaveUpError(supervisor.whyGaveUp()));
         }
-        events.emit(executionId, new Event.Restarted(report.restartedReason()));
         if (cells.running() != null) {
             cells.finishRunning(report.cellStatus(), slot.workspace());
         }
-        warmQuietly();
+        restartIfDue();
     }
 
     private void restartInterpreter(String reason) {
+        supervisor.reset();
         slot.discard();
         events.emit(cells.runningIdOrNone(), new Event.Restarted(reason));
         if (cells.running() != null) {
@@ -318,6 +334,12 @@ public final class Session {
         List<Signal.Submit> unread = inbox.stream().filter(Signal.Submit.class::isInstance).map(Signal.Submit.class::cast).toList();
         inbox.clear();
         cells.interruptAll(unread, slot.workspace());
+    }
+
+    private void restartIfDue() {
+        if (supervisor.takeDueRestart(System.nanoTime())) {
+            warmQuietly();
+        }
     }
 
     private void warmQuietly() {

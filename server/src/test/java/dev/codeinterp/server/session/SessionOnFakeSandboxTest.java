@@ -16,7 +16,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The session's policies (shutdown ladder, output cap, crash reports, artifacts) on fake sandboxes:
+ * The session's policies (shutdown ladder, output cap, supervision, artifacts) on fake sandboxes:
  * no Docker engine, each case in milliseconds. The same behaviours against real containers are in
  * SandboxFaultsContract, RestApiContract and SessionLifecycleTest.
  */
@@ -118,7 +118,7 @@ class SessionOnFakeSandboxTest {
                 new Event.Stream(StreamName.STDOUT, "world and more"),
                 new Event.Truncated(1 << 20), // the runner's own cut: the server has said it already
                 new Event.Stream(StreamName.STDERR, "again")));
-        Session session = rig.start(sandboxes, SessionRig.limits(10));
+        Session session = rig.start(sandboxes, SessionRig.limits(10, RestartPolicy.DEFAULT));
 
         List<Event> events = rig.finished(session.submit("print('x' * 10**6)", LONG));
 
@@ -159,6 +159,66 @@ class SessionOnFakeSandboxTest {
                 "the cell used more than the sandbox's 64 MiB of memory; the interpreter was restarted", List.of()));
         assertThat(events).contains(new Event.Restarted("the interpreter ran out of memory and was restarted"));
         assertThat(finishedOf(events).status()).isEqualTo(Status.OOM);
+    }
+
+    @Test
+    void a_sandbox_that_keeps_dying_is_given_up_with_a_clear_error() throws InterruptedException {
+        FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> FakeSandbox.bornDead(id, ws, SandboxExit.inspected(1, false, "")));
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+
+        SessionRig.await(() -> rig.eventsOf(Session.NO_EXECUTION).stream().anyMatch(e -> e instanceof Event.Error),
+                "the session gave up");
+        Thread.sleep(200);
+
+        assertThat(sandboxes.started()).as("the first sandbox and three restarts, then no more").hasSize(4);
+        List<Event> idle = rig.eventsOf(Session.NO_EXECUTION);
+        assertThat(idle).filteredOn(e -> e instanceof Event.Restarted).hasSize(3);
+        Event.Error gaveUp = (Event.Error) idle.get(idle.size() - 1);
+        assertThat(gaveUp.ename()).isEqualTo("SandboxKeepsCrashing");
+        assertThat(gaveUp.evalue()).isEqualTo("the sandbox keeps crashing (the interpreter exited with code 1; it stopped 4 times"
+                + " within 60 s, so the session stopped restarting it). Restart the interpreter to try again, or start a new session.");
+
+        List<Event> refused = rig.finished(session.submit("1", LONG));
+        assertThat(refused).anyMatch(e -> e instanceof Event.Error err && err.ename().equals("SandboxKeepsCrashing")
+                && err.evalue().contains("Restart the interpreter"));
+        assertThat(finishedOf(refused).status()).isEqualTo(Status.ERROR);
+        assertThat(sandboxes.started()).as("a cell does not restart a given-up sandbox").hasSize(4);
+
+        sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
+        session.restart();
+        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).as("after the user's restart")
+                .isEqualTo(Status.OK);
+    }
+
+    @Test
+    void restarts_after_repeated_deaths_back_off() {
+        FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> FakeSandbox.bornDead(id, ws, KILLED));
+        rig.start(sandboxes, SessionRig.limits(1 << 20, new RestartPolicy(3, Duration.ofSeconds(60),
+                Duration.ofMillis(40), Duration.ofMillis(80))));
+
+        SessionRig.await(() -> sandboxes.started().size() == 4, "three restarts");
+
+        // the first restart follows at once; then 40 ms, then 80 ms
+        assertThat(sandboxes.msBetweenStarts(3)).isGreaterThanOrEqualTo(40);
+        assertThat(sandboxes.msBetweenStarts(4)).isGreaterThanOrEqualTo(80);
+    }
+
+    @Test
+    void a_cell_waits_out_the_back_off_instead_of_restarting_early() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
+        Session session = rig.start(sandboxes, SessionRig.limits(1 << 20, new RestartPolicy(3, Duration.ofSeconds(60),
+                Duration.ofMillis(300), Duration.ofMillis(300))));
+        sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
+        sandboxes.latest().die(KILLED);
+        SessionRig.await(() -> sandboxes.started().size() == 2, "the first restart, at once");
+        sandboxes.latest().die(KILLED);
+
+        long submitted = System.nanoTime();
+        List<Event> events = rig.finished(session.submit("1", LONG));
+
+        assertThat(finishedOf(events).status()).isEqualTo(Status.OK);
+        assertThat((System.nanoTime() - submitted) / 1_000_000).as("ms the cell waited").isGreaterThanOrEqualTo(250);
+        assertThat(sandboxes.started()).hasSize(3);
     }
 
     @Test

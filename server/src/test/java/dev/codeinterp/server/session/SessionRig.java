@@ -25,8 +25,9 @@ import java.util.function.BooleanSupplier;
  * session sent, in order.
  */
 final class SessionRig implements AutoCloseable {
-    /** Fast enough for tests: 100 ms grace. */
-    static final ExecutionLimits LIMITS = limits(1 << 20);
+    /** Fast enough for tests: 100 ms grace, three restarts a minute with 10-40 ms back-off. */
+    static final ExecutionLimits LIMITS = limits(1 << 20, new RestartPolicy(3, Duration.ofSeconds(60),
+            Duration.ofMillis(10), Duration.ofMillis(40)));
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     private final Path dir;
@@ -47,8 +48,8 @@ final class SessionRig implements AutoCloseable {
         workspace = workspaces.create();
     }
 
-    static ExecutionLimits limits(long outputCapBytes) {
-        return new ExecutionLimits(outputCapBytes, Duration.ofMillis(100), 64L << 20, 10);
+    static ExecutionLimits limits(long outputCapBytes, RestartPolicy restarts) {
+        return new ExecutionLimits(outputCapBytes, Duration.ofMillis(100), 64L << 20, 10, restarts);
     }
 
     /** Starts a session with a warm sandbox; artifact links are {@code /links/<session>/<file>}. */
