@@ -74,10 +74,19 @@ public final class Session {
         return runtime;
     }
 
-    /** Starts the worker; with {@code warm}, takes a sandbox now so the first cell does not wait. */
+    /**
+     * Starts the worker; with {@code warm}, takes a sandbox now so the first cell does not wait.
+     * A session is busy while it starts and its idle clock starts when it is ready: the reaper
+     * must not close it during a cold start that takes longer than the idle TTL.
+     */
     void start(boolean warm) {
-        if (warm) {
-            slot.ensure();
+        busy = true; // the worker says otherwise once it waits for work
+        try {
+            if (warm) {
+                slot.ensure();
+            }
+        } finally {
+            touch();
         }
         worker.start();
     }

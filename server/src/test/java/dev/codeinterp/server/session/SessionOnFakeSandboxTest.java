@@ -12,6 +12,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -109,6 +112,34 @@ class SessionOnFakeSandboxTest {
         assertThat(events).noneMatch(e -> e instanceof Event.Error);
         assertThat(finishedOf(events).status()).isEqualTo(Status.INTERRUPTED);
         assertThat(sandboxes.started().get(0).sentTypes()).containsExactly("execute", "interrupt");
+    }
+
+    @Test
+    void a_session_is_not_idle_while_its_first_sandbox_starts_cold() throws InterruptedException {
+        CountDownLatch starting = new CountDownLatch(1);
+        CountDownLatch ready = new CountDownLatch(1);
+        FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> {
+            starting.countDown();
+            try {
+                ready.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return FakeSandbox.running(id, ws, FakeSandbox.answers());
+        });
+        Session session = rig.create(sandboxes, SessionRig.LIMITS);
+        Thread starter = new Thread(() -> session.start(true));
+        starter.start();
+        assertThat(starting.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(50);
+        List<Session> reaped = new CopyOnWriteArrayList<>();
+
+        new IdleReaper(Duration.ofMillis(10), () -> List.of(session), reaped::add).reapOnce();
+        ready.countDown();
+        starter.join();
+        new IdleReaper(Duration.ofSeconds(1), () -> List.of(session), reaped::add).reapOnce();
+
+        assertThat(reaped).as("closed by the idle reaper during or right after its start").isEmpty();
     }
 
     @Test

@@ -54,13 +54,19 @@ final class SessionRig implements AutoCloseable {
 
     /** Starts a session with a warm sandbox; artifact links are {@code /links/<session>/<file>}. */
     Session start(FakeSandboxes sandboxes, ExecutionLimits limits) {
+        Session created = create(sandboxes, limits);
+        created.start(true);
+        return created;
+    }
+
+    /** A session not started yet. */
+    Session create(FakeSandboxes sandboxes, ExecutionLimits limits) {
         String id = Tokens.newId();
         new SessionRepository(db).insert(new StoredSession(id, Tokens.hash("token"), "fake", false,
                 System.currentTimeMillis(), null, workspace.id(), "test"));
         session = new Session(id, "fake", new SessionEvents(id, 0, new EventRepository(db)), sandboxes, workspace,
                 adopted -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name);
         session.subscribe(0, events::add);
-        session.start(true);
         return session;
     }
 
