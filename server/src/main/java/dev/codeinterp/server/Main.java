@@ -1,5 +1,6 @@
 package dev.codeinterp.server;
 
+import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
@@ -9,6 +10,7 @@ import dev.codeinterp.server.sandbox.SandboxSpec;
 import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
+import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
@@ -42,10 +44,11 @@ public final class Main implements AutoCloseable {
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
-                        settings.maxQueuedCells()),
+                        settings.maxQueuedCells(), RestartPolicy.DEFAULT),
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
-                        settings.maxQueuedCells(), settings.maxConcurrentCreates())));
+                        settings.maxQueuedCells(), settings.maxConcurrentCreates())),
+                new DownloadLinks());
         this.web = new WebServer(settings, sessions, backend, pool);
     }
 

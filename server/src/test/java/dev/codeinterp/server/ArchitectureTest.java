@@ -5,11 +5,22 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
-/** Dependencies point down only: api → session → sandbox/store → config; no Docker or SQL in handlers. */
+/**
+ * Dependencies point down only (api → session → sandbox/files/store → config); Docker only in
+ * sandbox, SQL only in store, HTTP only in api; config depends on nothing.
+ */
 class ArchitectureTest {
+    private static final String API = "dev.codeinterp.server.api..";
+    private static final String SESSION = "dev.codeinterp.server.session..";
+    private static final String SANDBOX = "dev.codeinterp.server.sandbox..";
+    private static final String FILES = "dev.codeinterp.server.files..";
+    private static final String STORE = "dev.codeinterp.server.store..";
+    private static final String CONFIG = "dev.codeinterp.server.config..";
+
     private static final JavaClasses SERVER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.codeinterp.server");
@@ -18,34 +29,55 @@ class ArchitectureTest {
     void layers_depend_only_on_the_layers_below() {
         layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
                 .layer("Main").definedBy("dev.codeinterp.server")
-                .layer("Api").definedBy("dev.codeinterp.server.api..")
-                .layer("Session").definedBy("dev.codeinterp.server.session..")
-                .layer("Sandbox").definedBy("dev.codeinterp.server.sandbox..")
-                .layer("Files").definedBy("dev.codeinterp.server.files..")
-                .layer("Store").definedBy("dev.codeinterp.server.store..")
-                .layer("Config").definedBy("dev.codeinterp.server.config..")
+                .layer("Api").definedBy(API)
+                .layer("Session").definedBy(SESSION)
+                .layer("Sandbox").definedBy(SANDBOX)
+                .layer("Files").definedBy(FILES)
+                .layer("Store").definedBy(STORE)
+                .layer("Config").definedBy(CONFIG)
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Main")
                 .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api")
                 .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
+                .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session")
                 .check(SERVER);
     }
 
     @Test
-    void handlers_touch_neither_docker_nor_sql() {
-        noClasses().that().resideInAPackage("dev.codeinterp.server.api..")
-                .should().dependOnClassesThat().resideInAnyPackage("com.github.dockerjava..", "org.jooq..", "java.sql..")
+    void config_depends_on_nothing_but_the_jdk() {
+        classes().that().resideInAPackage(CONFIG)
+                .should().onlyDependOnClassesThat().resideInAnyPackage(CONFIG, "java..")
                 .check(SERVER);
     }
 
     @Test
-    void only_the_sandbox_layer_speaks_docker_and_only_the_store_speaks_sql() {
-        noClasses().that().resideOutsideOfPackage("dev.codeinterp.server.sandbox..")
+    void files_depend_on_nothing_of_ours_but_config_and_the_shared_model() {
+        noClasses().that().resideInAPackage(FILES)
+                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, SESSION, SANDBOX, STORE,
+                        "dev.codeinterp.web..")
+                .check(SERVER);
+    }
+
+    @Test
+    void only_the_sandbox_layer_speaks_docker() {
+        noClasses().that().resideOutsideOfPackage(SANDBOX)
                 .should().dependOnClassesThat().resideInAPackage("com.github.dockerjava..")
                 .check(SERVER);
-        noClasses().that().resideOutsideOfPackages("dev.codeinterp.server.store..", "dev.codeinterp.server.session..")
-                .should().dependOnClassesThat().resideInAnyPackage("org.jooq..", "java.sql..", "org.flywaydb..")
+    }
+
+    @Test
+    void only_the_store_speaks_sql() {
+        noClasses().that().resideOutsideOfPackage(STORE)
+                .should().dependOnClassesThat().resideInAnyPackage("org.jooq..", "java.sql..", "javax.sql..",
+                        "org.flywaydb..", "org.sqlite..")
+                .check(SERVER);
+    }
+
+    @Test
+    void only_the_api_speaks_http() {
+        noClasses().that().resideOutsideOfPackage(API)
+                .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
                 .check(SERVER);
     }
 }

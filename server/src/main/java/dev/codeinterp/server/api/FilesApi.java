@@ -157,7 +157,7 @@ final class FilesApi {
     }
 
     private static FileEntry describe(Session session, WorkspaceFile f) {
-        return new FileEntry(f.name(), f.size(), f.modifiedMs(), f.mime(), session.fileUrl(f.name()));
+        return new FileEntry(f.name(), f.size(), f.modifiedMs(), f.mime(), DownloadLinks.path(session.id(), f.name()));
     }
 
     /** RFC 6266: an ASCII fallback with anything odd replaced, and the exact name in RFC 5987 form. */

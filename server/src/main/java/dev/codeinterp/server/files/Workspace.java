@@ -168,11 +168,6 @@ public final class Workspace {
         }
     }
 
-    /** Bytes used by files at the top level (what a user can see and delete). */
-    public long usedBytes() {
-        return list().stream().mapToLong(WorkspaceFile::size).sum();
-    }
-
     private interface Visitor {
         void visit(String name, BasicFileAttributes attrs);
     }

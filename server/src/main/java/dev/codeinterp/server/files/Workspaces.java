@@ -41,10 +41,6 @@ public final class Workspaces {
         return bounded;
     }
 
-    public long sizeBytes() {
-        return bytes;
-    }
-
     public Workspace create() {
         return prepare(UUID.randomUUID().toString().replace("-", ""));
     }

@@ -189,9 +189,9 @@ final class DockerSandbox implements Sandbox {
             InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
             Long code = state.getExitCodeLong();
             boolean oom = Boolean.TRUE.equals(state.getOOMKilled());
-            return new SandboxExit(code == null ? null : code.intValue(), oom, lastOutput());
+            return SandboxExit.inspected(code == null ? null : code.intValue(), oom, lastOutput());
         } catch (RuntimeException e) {
-            return new SandboxExit(null, false, lastOutput());
+            return SandboxExit.uninspectable(lastOutput());
         }
     }
 

@@ -14,24 +14,20 @@ import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Version;
 import com.github.dockerjava.api.model.Volume;
 import dev.codeinterp.server.files.Workspace;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-/** Sandboxes as Docker containers, hardened per {@link SandboxSpec}, labelled so they can be found again. */
+/**
+ * Sandboxes as Docker containers, hardened per {@link SandboxSpec}, labelled so they can be found
+ * again; {@link ContainerReaper} removes them.
+ */
 public final class DockerSandboxBackend implements SandboxBackend {
-    private static final Logger log = LoggerFactory.getLogger(DockerSandboxBackend.class);
     public static final String LABEL_MANAGED = "dev.codeinterp.managed";
     public static final String LABEL_INSTANCE = "dev.codeinterp.instance";
     /** Which deployment (data directory) a sandbox belongs to: servers of other deployments on the same engine are left alone. */
@@ -40,9 +36,6 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     /** Sandboxes started at once, across new sessions, the warm pool and restarts: starts are CPU-bound on the engine. */
     static final int CONCURRENT_STARTS = 8;
-    /** A container of ours that no open sandbox claims, older than this, is garbage (a removal that failed while the engine was away). */
-    private static final Duration STRAY_AGE = Duration.ofSeconds(60);
-    private static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
     private static final long INFO_CACHE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final DockerConnections connections;
@@ -51,14 +44,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
     private final String deploymentId;
     /** Identifies this server process; containers with another value are a previous process's orphans. */
     private final String instanceId = UUID.randomUUID().toString();
-    /** Containers of sandboxes not yet closed: everything else of this instance is removed by the sweep. */
-    private final Set<String> open = ConcurrentHashMap.newKeySet();
     private final Semaphore starts = new Semaphore(CONCURRENT_STARTS, true);
-    private final ScheduledExecutorService cleanup = Executors.newScheduledThreadPool(2, r -> {
-        Thread t = new Thread(r, "sandbox-cleanup");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ContainerReaper reaper;
     private volatile EngineInfo lastInfo;
     private volatile long lastInfoAt;
 
@@ -67,8 +54,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         this.docker = connections.control();
         this.spec = spec;
         this.deploymentId = deploymentId;
-        long every = SWEEP_EVERY.toMillis();
-        cleanup.scheduleWithFixedDelay(this::sweepStrays, every, every, TimeUnit.MILLISECONDS);
+        this.reaper = new ContainerReaper(docker, deploymentId, instanceId);
     }
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
@@ -131,9 +117,9 @@ public final class DockerSandboxBackend implements SandboxBackend {
         } catch (RuntimeException e) {
             throw new SandboxException("could not create a sandbox: " + e.getMessage(), e);
         }
-        open.add(containerId);
+        reaper.opened(containerId);
         DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, spec.runtime(), workspace,
-                this::removeClosed);
+                reaper::closed);
         try {
             sandbox.attach();
             docker.startContainerCmd(containerId).exec();
@@ -148,35 +134,6 @@ public final class DockerSandboxBackend implements SandboxBackend {
             sandbox.close();
             throw new SandboxException("the sandbox did not start: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
                     + (exit.lastOutput().isEmpty() ? "" : " — last output: " + exit.lastOutput()), e);
-        }
-    }
-
-    /** A sandbox closed: no longer ours to keep; its container goes in the background (or, if the engine is away, by the sweep). */
-    private void removeClosed(String containerId) {
-        open.remove(containerId);
-        cleanup.execute(() -> remove(docker, containerId));
-    }
-
-    /**
-     * Removes containers of this process that no open sandbox claims: those whose removal failed
-     * while the engine was down or restarting. Never trusts only the in-memory set for what exists.
-     */
-    void sweepStrays() {
-        try {
-            long cutoff = System.currentTimeMillis() / 1000 - STRAY_AGE.toSeconds();
-            int removed = 0;
-            for (Container c : managedContainers()) {
-                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE)) && !open.contains(c.getId())
-                        && c.getCreated() != null && c.getCreated() < cutoff) {
-                    remove(docker, c.getId());
-                    removed++;
-                }
-            }
-            if (removed > 0) {
-                log.info("removed {} sandbox container(s) no open sandbox claimed", removed);
-            }
-        } catch (RuntimeException e) {
-            log.debug("sweep skipped: {}", e.getMessage());
         }
     }
 
@@ -211,23 +168,12 @@ public final class DockerSandboxBackend implements SandboxBackend {
     /** Removes sandboxes of earlier processes of this deployment; another deployment's are not ours to touch. */
     @Override
     public int reapOrphans() {
-        int removed = 0;
-        for (Container c : managedContainers()) {
-            if (deploymentId.equals(c.getLabels().get(LABEL_DEPLOYMENT)) && !instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
-                remove(docker, c.getId());
-                removed++;
-            }
-        }
-        if (removed > 0) {
-            log.info("removed {} sandbox(es) left by a previous server process", removed);
-        }
-        return removed;
+        return reaper.reapOrphans();
     }
 
     /** Every container carrying our label, of any process, running or not. */
     public List<Container> managedContainers() {
-        return docker.listContainersCmd().withShowAll(true)
-                .withLabelFilter(Map.of(LABEL_MANAGED, "true")).exec();
+        return reaper.managedContainers();
     }
 
     public String instanceId() {
@@ -276,34 +222,12 @@ public final class DockerSandboxBackend implements SandboxBackend {
         }
     }
 
-    static void remove(DockerClient docker, String containerId) {
-        try {
-            docker.removeContainerCmd(containerId).withForce(true).withRemoveVolumes(true).exec();
-        } catch (NotFoundException | com.github.dockerjava.api.exception.ConflictException e) {
-            // already gone, or already being removed by the other cleanup path
-        } catch (RuntimeException e) {
-            log.warn("could not remove sandbox {}: {}", containerId, e.getMessage());
-        }
-    }
-
     /** Removes this process's sandboxes; called at shutdown, after sessions closed theirs. */
     @Override
     public void close() {
         try {
-            for (Container c : managedContainers()) {
-                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
-                    remove(docker, c.getId());
-                }
-            }
-        } catch (RuntimeException e) {
-            log.warn("could not list sandboxes at shutdown: {}", e.getMessage());
+            reaper.close();
         } finally {
-            cleanup.shutdown();
-            try {
-                cleanup.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
             connections.close();
         }
     }

@@ -32,10 +32,6 @@ public record SandboxSpec(String image, String runtime, long memoryBytes, double
                 s.workspaceBytes(), s.tmpBytes(), s.workspaceBytes());
     }
 
-    public SandboxSpec withRuntime(String other) {
-        return new SandboxSpec(image, other, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes, maxFileBytes);
-    }
-
     /**
      * The kernel-side process cap. Under runc the pids cgroup holds the cap per container; under
      * runsc a low pids limit kills the whole sandbox, so there the cap is RLIMIT_NPROC (enforced

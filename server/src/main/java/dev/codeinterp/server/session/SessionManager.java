@@ -1,9 +1,7 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.Event;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
-import dev.codeinterp.model.Status;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.files.WorkspaceFile;
@@ -23,12 +21,9 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -47,19 +42,17 @@ public final class SessionManager implements AutoCloseable {
     private final EventRepository eventLog;
     private final ExecutionLimits limits;
     private final String runtime;
-    private final Duration idleTtl;
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
-    private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "session-reaper");
-        t.setDaemon(true);
-        return t;
-    });
+    private final FileLinks links;
+    private final IdleReaper reaper;
 
+    /** {@code links} says where the API serves workspace files, for the artifact events. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission) {
+                          Duration idleTtl, Admission admission, FileLinks links) {
         this.admission = admission;
+        this.links = links;
         this.pool = pool;
         this.workspaces = workspaces;
         this.sessions = sessions;
@@ -67,7 +60,7 @@ public final class SessionManager implements AutoCloseable {
         this.eventLog = eventLog;
         this.limits = limits;
         this.runtime = runtime;
-        this.idleTtl = idleTtl;
+        this.reaper = new IdleReaper(idleTtl, () -> live.values().stream().map(Live::session).toList(), this::close);
     }
 
     /**
@@ -75,13 +68,12 @@ public final class SessionManager implements AutoCloseable {
      * owns (a previous process's pool, sessions closed while it was down), and starts the idle reaper.
      */
     public void start(Duration reapInterval) {
-        recoverAfterRestart();
+        CrashRecovery.interruptUnfinished(executions, eventLog);
         int removed = workspaces.retainOnly(sessions.openWorkspaces());
         if (removed > 0) {
             log.info("removed {} workspace(s) no open session owns", removed);
         }
-        long every = Math.max(100, reapInterval.toMillis());
-        reaper.scheduleWithFixedDelay(this::reapIdle, every, every, TimeUnit.MILLISECONDS);
+        reaper.start(reapInterval);
     }
 
     /**
@@ -105,7 +97,7 @@ public final class SessionManager implements AutoCloseable {
         Session session = null;
         try {
             String tokenHash = Tokens.hash(token);
-            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, now, null, null, client.id()));
+            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id()));
             session = newSession(id, 0, null, warm);
             warm = null; // the session owns it now, and closes it if it fails to start
             live.put(id, new Live(session, tokenHash, client.id()));
@@ -191,7 +183,7 @@ public final class SessionManager implements AutoCloseable {
                 return pool.startFor(existing);
             }
         };
-        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits);
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links);
     }
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
@@ -282,42 +274,9 @@ public final class SessionManager implements AutoCloseable {
         return live.size();
     }
 
-    void reapIdle() {
-        long cutoff = System.currentTimeMillis() - idleTtl.toMillis();
-        for (Session s : live.values().stream().map(Live::session).toList()) {
-            if (!s.busy() && s.lastActivity() < cutoff) {
-                log.info("closing session {} after {} idle", s.id(), idleTtl);
-                try {
-                    close(s);
-                } catch (RuntimeException e) {
-                    log.warn("could not close idle session {}", s.id(), e);
-                }
-            }
-        }
-    }
-
-    private void recoverAfterRestart() {
-        Map<String, List<ExecutionRepository.UnfinishedExecution>> bySession = new LinkedHashMap<>();
-        for (ExecutionRepository.UnfinishedExecution u : executions.unfinished()) {
-            bySession.computeIfAbsent(u.sessionId(), k -> new ArrayList<>()).add(u);
-        }
-        bySession.forEach((sessionId, cells) -> {
-            SessionEvents events = new SessionEvents(sessionId, eventLog.lastSeq(sessionId), eventLog);
-            for (ExecutionRepository.UnfinishedExecution cell : cells) {
-                if (cell.wasRunning()) {
-                    events.emit(cell.executionId(), new Event.Restarted("the server restarted; the interpreter's state is gone"));
-                }
-                events.emit(cell.executionId(), new Event.Finished(Status.INTERRUPTED, null, null, null, null));
-            }
-        });
-        if (!bySession.isEmpty()) {
-            log.info("marked cells of {} session(s) interrupted after a restart", bySession.size());
-        }
-    }
-
     @Override
     public void close() {
-        reaper.shutdownNow();
+        reaper.close();
         for (Session s : live.values().stream().map(Live::session).toList()) {
             live.remove(s.id());
             s.close();

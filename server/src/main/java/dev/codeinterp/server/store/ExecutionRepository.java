@@ -54,8 +54,4 @@ public final class ExecutionRepository {
 
     public record UnfinishedExecution(String sessionId, String executionId, boolean wasRunning) {
     }
-
-    public String status(String executionId) {
-        return db.read(ctx -> ctx.select(EXECUTIONS.STATUS).from(EXECUTIONS).where(EXECUTIONS.ID.eq(executionId)).fetchOne(EXECUTIONS.STATUS));
-    }
 }

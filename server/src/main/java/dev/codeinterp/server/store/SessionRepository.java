@@ -21,7 +21,6 @@ public final class SessionRepository {
                 .set(SESSIONS.RUNTIME, s.runtime())
                 .set(SESSIONS.ONE_SHOT, s.oneShot())
                 .set(SESSIONS.CREATED_AT, s.createdAt())
-                .set(SESSIONS.LAST_ACTIVE_AT, s.lastActiveAt())
                 .set(SESSIONS.WORKSPACE, s.workspace())
                 .set(SESSIONS.CLIENT, s.client())
                 .execute());
@@ -50,6 +49,6 @@ public final class SessionRepository {
 
     private static StoredSession toSession(SessionsRecord r) {
         return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
-                r.getCreatedAt(), r.getLastActiveAt(), r.getClosedAt(), r.getWorkspace(), r.getClient());
+                r.getCreatedAt(), r.getClosedAt(), r.getWorkspace(), r.getClient());
     }
 }

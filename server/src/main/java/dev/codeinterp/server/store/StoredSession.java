@@ -2,5 +2,5 @@ package dev.codeinterp.server.store;
 
 /** A session row. The token itself is never stored, only its SHA-256; {@code client} is who opened it (quotas). */
 public record StoredSession(String id, String tokenHash, String runtime, boolean oneShot, long createdAt,
-                            long lastActiveAt, Long closedAt, String workspace, String client) {
+                            Long closedAt, String workspace, String client) {
 }

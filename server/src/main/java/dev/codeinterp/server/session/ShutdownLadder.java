@@ -1,0 +1,98 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Status;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * How a running cell is stopped: at its timeout an interrupt, then a grace period, then the
+ * interpreter is restarted. A user's interrupt enters the same ladder at the grace period. The
+ * ladder decides the steps and when, and what the user is told; the session performs them.
+ */
+final class ShutdownLadder {
+    /** What the session does when the clock reaches {@link #nextDeadline()}. */
+    enum Step {
+        /** Nothing is due (an early wake-up). */
+        WAIT,
+        /** Send the runner an interrupt: the timeout passed. */
+        INTERRUPT,
+        /** The grace period passed with the cell still running: replace the interpreter. */
+        RESTART
+    }
+
+    private final long timeoutAt;
+    private final Duration timeout;
+    private final Duration grace;
+    private long graceEndsAt = Long.MAX_VALUE;
+    private boolean interruptSent;
+    private boolean timedOut;
+
+    ShutdownLadder(CellBudget budget, Duration grace) {
+        this.timeoutAt = budget.timeoutAt();
+        this.timeout = budget.timeout();
+        this.grace = grace;
+    }
+
+    /** The next moment the ladder needs the clock: the timeout, or once interrupted the end of the grace. */
+    long nextDeadline() {
+        return interruptSent ? graceEndsAt : timeoutAt;
+    }
+
+    /** The user asked to interrupt: true when the interrupt is to go out now (not when one already did). */
+    boolean interruptRequested(long now) {
+        if (interruptSent) {
+            return false;
+        }
+        interrupted(now);
+        return true;
+    }
+
+    Step onClock(long now) {
+        if (!interruptSent && now >= timeoutAt) {
+            timedOut = true;
+            interrupted(now);
+            return Step.INTERRUPT;
+        }
+        if (interruptSent && now >= graceEndsAt) {
+            return Step.RESTART;
+        }
+        return Step.WAIT;
+    }
+
+    private void interrupted(long now) {
+        interruptSent = true;
+        graceEndsAt = now + grace.toNanos();
+    }
+
+    boolean timedOut() {
+        return timedOut;
+    }
+
+    /** The runner's error as the user sees it: the KeyboardInterrupt our timeout caused is a TimeoutError. */
+    Event.Error relabel(Event.Error error) {
+        return timedOut && "KeyboardInterrupt".equals(error.ename()) ? timeoutError() : error;
+    }
+
+    /** The runner's status as the user sees it: a cell that timed out ended by timeout, however it stopped. */
+    Status relabel(Status status) {
+        return timedOut ? Status.TIMEOUT : status;
+    }
+
+    Event.Error timeoutError() {
+        return new Event.Error("TimeoutError", "the cell ran longer than its timeout of "
+                + Durations.words(timeout) + " and was interrupted", List.of());
+    }
+
+    /** Why the interpreter was replaced at the last rung. */
+    String restartReason() {
+        return "the cell did not stop within " + Durations.words(grace)
+                + " of being interrupted, so the interpreter was restarted";
+    }
+
+    /** How a cell ended at the last rung: by its timeout, or by the user's interrupt. */
+    Status restartedStatus() {
+        return timedOut ? Status.TIMEOUT : Status.INTERRUPTED;
+    }
+}

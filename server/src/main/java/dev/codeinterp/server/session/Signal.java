@@ -1,0 +1,62 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.server.sandbox.Sandbox;
+
+import java.time.Duration;
+
+/**
+ * What a session's worker reacts to, one at a time, from its inbox. Java 17 has no pattern
+ * switch, so each signal names its {@link Kind} and the worker switches over that.
+ */
+sealed interface Signal {
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK }
+
+    Kind kind();
+
+    /** A cell accepted (its {@code queued} event already stored). */
+    record Submit(String executionId, String code, Duration timeout) implements Signal {
+        public Kind kind() {
+            return Kind.SUBMIT;
+        }
+    }
+
+    /** A runner message from {@code source}, which may already have been replaced. */
+    record Output(Sandbox source, RunnerMessage message) implements Signal {
+        public Kind kind() {
+            return Kind.OUTPUT;
+        }
+    }
+
+    /** {@code source}'s runner went away. */
+    record Exited(Sandbox source) implements Signal {
+        public Kind kind() {
+            return Kind.EXITED;
+        }
+    }
+
+    record InterruptRequest() implements Signal {
+        public Kind kind() {
+            return Kind.INTERRUPT;
+        }
+    }
+
+    record RestartRequest(String reason) implements Signal {
+        public Kind kind() {
+            return Kind.RESTART;
+        }
+    }
+
+    record CloseRequest() implements Signal {
+        public Kind kind() {
+            return Kind.CLOSE;
+        }
+    }
+
+    /** Nothing arrived before the next deadline: the running cell's ladder, or a scheduled restart. */
+    record ClockTick() implements Signal {
+        public Kind kind() {
+            return Kind.CLOCK;
+        }
+    }
+}
