@@ -18,7 +18,7 @@ class ArchitectureTest {
     void layers_depend_only_on_the_layers_below() {
         layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
                 .layer("Main").definedBy("dev.codeinterp.server")
-                .layer("Api").definedBy("dev.codeinterp.server.api..")
+                .layer("Api").definedBy("dev.codeinterp.server.api..", "dev.codeinterp.server.mcp..")
                 .layer("Session").definedBy("dev.codeinterp.server.session..")
                 .layer("Sandbox").definedBy("dev.codeinterp.server.sandbox..")
                 .layer("Files").definedBy("dev.codeinterp.server.files..")
@@ -34,7 +34,7 @@ class ArchitectureTest {
 
     @Test
     void handlers_touch_neither_docker_nor_sql() {
-        noClasses().that().resideInAPackage("dev.codeinterp.server.api..")
+        noClasses().that().resideInAnyPackage("dev.codeinterp.server.api..", "dev.codeinterp.server.mcp..")
                 .should().dependOnClassesThat().resideInAnyPackage("com.github.dockerjava..", "org.jooq..", "java.sql..")
                 .check(SERVER);
     }
