@@ -16,11 +16,11 @@ import java.util.List;
  * Stands in front of the SDK's transport on {@code /mcp}: the API key (401 otherwise, as REST
  * answers), the browser Origin rule of the WebSocket, and MCP-session ownership, so that a session
  * id is only good with the client that initialised it. It also sees the session's start (the
- * transport's {@code Mcp-Session-Id} answer) and its end (a DELETE the transport accepted).
+ * transport's {@code Mcp-Session-Id} answer, through {@link SessionIdWatch}) and its end (a DELETE
+ * the transport accepted).
  */
 final class McpGate extends HttpFilter {
     static final String CLIENT = "codeinterp.mcp.client";
-    private static final String SESSION_HEADER = "Mcp-Session-Id";
 
     private final Authenticator authenticator;
     private final McpSessions mcpSessions;
@@ -49,21 +49,17 @@ final class McpGate extends HttpFilter {
             return;
         }
         req.setAttribute(CLIENT, client);
-        String mcpSession = req.getHeader(SESSION_HEADER);
+        String mcpSession = req.getHeader(SessionIdWatch.HEADER);
         if (mcpSession != null && !mcpSessions.usableBy(mcpSession, client)) {
             // an ended id, an unknown one and another client's look the same: 404 tells the client to start over
             refuse(res, 404, "no such MCP session; initialize a new one");
             return;
         }
-        JsonRpcErrorBodies answer = new JsonRpcErrorBodies(res);
+        JsonRpcErrorBodies answer = new JsonRpcErrorBodies(mcpSession != null ? res
+                : new SessionIdWatch(res, created -> mcpSessions.bind(created, client)));
         chain.doFilter(req, answer);
         answer.finish();
-        if (mcpSession == null && "POST".equals(req.getMethod())) {
-            String created = res.getHeader(SESSION_HEADER);
-            if (created != null) {
-                mcpSessions.bind(created, client);
-            }
-        } else if (mcpSession != null && "DELETE".equals(req.getMethod()) && res.getStatus() == 200) {
+        if (mcpSession != null && "DELETE".equals(req.getMethod()) && res.getStatus() == 200) {
             mcpSessions.end(mcpSession);
         }
     }

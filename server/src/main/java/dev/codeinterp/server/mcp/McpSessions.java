@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,17 +19,17 @@ import java.util.concurrent.TimeUnit;
  * Which client each MCP session belongs to, and which code sessions it made. A code session's token
  * never leaves the server: it is kept here, under the MCP session that created the code session, so
  * no other MCP session can name it into use. An MCP session that ends (DELETE, or silent for the idle
- * TTL) closes its code sessions and is forgotten; its id is then answered like any unknown one.
+ * TTL) closes its code sessions and is forgotten; its id is then answered like any unknown one. A
+ * client holds at most {@link #MAX_PER_CLIENT} MCP sessions: a new one ends its least recently used,
+ * so clients that never say goodbye cannot pile them up.
  */
 final class McpSessions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpSessions.class);
-    /** Ended ids are remembered this long, so a late request with one is refused rather than re-bound. */
-    private static final int ENDED_REMEMBERED = 10_000;
+    static final int MAX_PER_CLIENT = 64;
 
     private final SessionManager sessions;
     private final Duration idleTtl;
     private final Map<String, Bound> bound = new ConcurrentHashMap<>();
-    private final Set<String> ended = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "mcp-session-reaper");
         t.setDaemon(true);
@@ -41,7 +40,7 @@ final class McpSessions implements AutoCloseable {
     private static final class Bound {
         final String clientId;
         final Map<String, String> codeSessions = new ConcurrentHashMap<>();
-        volatile long lastSeen = System.currentTimeMillis();
+        volatile long lastSeen = System.nanoTime();
 
         Bound(String clientId) {
             this.clientId = clientId;
@@ -57,8 +56,14 @@ final class McpSessions implements AutoCloseable {
 
     /** The MCP session the transport just created belongs to {@code client}. */
     void bind(String mcpSessionId, Client client) {
-        if (!ended.contains(mcpSessionId)) {
-            bound.putIfAbsent(mcpSessionId, new Bound(client.id()));
+        bound.putIfAbsent(mcpSessionId, new Bound(client.id()));
+        List<Map.Entry<String, Bound>> mine = bound.entrySet().stream()
+                .filter(e -> e.getValue().clientId.equals(client.id()))
+                .sorted(java.util.Comparator.comparingLong(e -> e.getValue().lastSeen))
+                .toList();
+        for (int i = 0; i < mine.size() - MAX_PER_CLIENT; i++) {
+            log.info("ending an MCP session: its client opened more than {}", MAX_PER_CLIENT);
+            end(mine.get(i).getKey());
         }
     }
 
@@ -68,7 +73,7 @@ final class McpSessions implements AutoCloseable {
         if (b == null || !b.clientId.equals(client.id())) {
             return false;
         }
-        b.lastSeen = System.currentTimeMillis();
+        b.lastSeen = System.nanoTime();
         return true;
     }
 
@@ -108,10 +113,6 @@ final class McpSessions implements AutoCloseable {
     /** The MCP session is over: its code sessions are closed and its id is not accepted again. */
     void end(String mcpSessionId) {
         Bound b = bound.remove(mcpSessionId);
-        if (ended.size() >= ENDED_REMEMBERED) {
-            ended.clear();
-        }
-        ended.add(mcpSessionId);
         if (b == null) {
             return;
         }
@@ -126,19 +127,10 @@ final class McpSessions implements AutoCloseable {
         }
     }
 
-    boolean ended(String mcpSessionId) {
-        return ended.contains(mcpSessionId);
-    }
-
-    int codeSessionCount(String mcpSessionId) {
-        Bound b = bound.get(mcpSessionId);
-        return b == null ? 0 : b.codeSessions.size();
-    }
-
     void reapIdle() {
-        long cutoff = System.currentTimeMillis() - idleTtl.toMillis();
+        long now = System.nanoTime();
         for (Map.Entry<String, Bound> e : List.copyOf(bound.entrySet())) {
-            if (e.getValue().lastSeen < cutoff) {
+            if (now - e.getValue().lastSeen > idleTtl.toNanos()) {
                 log.info("ending an MCP session after {} without a request", idleTtl);
                 end(e.getKey());
             }

@@ -108,6 +108,29 @@ class McpEndpointTest {
     }
 
     @Test
+    void a_quiet_run_longer_than_the_connection_idle_timeout_still_answers() {
+        JsonObject result = alice().result("run_code", Map.of("code", "import time; time.sleep(35); print('done')", "timeout", 60));
+        assertThat(text(result)).contains("done");
+    }
+
+    @Test
+    void interrupt_stops_a_running_cell_of_the_same_mcp_session() throws Exception {
+        McpHttp mcp = alice();
+        String id = mcp.result("create_session", Map.of()).object("structuredContent").string("session_id");
+        try {
+            java.util.concurrent.CompletableFuture<JsonObject> running = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> mcp.result("run_code", Map.of("session_id", id, "code", "import time\nprint('start', flush=True)\ntime.sleep(60)")));
+            Thread.sleep(3000);
+            mcp.result("interrupt", Map.of("session_id", id));
+            JsonObject stopped = running.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(stopped.object("structuredContent").string("status")).isIn("interrupted", "error");
+            assertThat(stopped.optBoolean("isError", false)).isTrue();
+        } finally {
+            mcp.result("close_session", Map.of("session_id", id));
+        }
+    }
+
+    @Test
     void a_session_is_only_usable_by_the_mcp_session_that_made_it() {
         McpHttp owner = alice();
         McpHttp other = alice();
@@ -138,6 +161,15 @@ class McpEndpointTest {
         assertThat(mcp.delete().status()).isEqualTo(200);
         assertThat(app.main.sessions().liveCount()).isEqualTo(before);
         assertThat(mcp.request("tools/list", Map.of()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_client_that_never_ends_its_mcp_sessions_loses_the_oldest_past_the_cap() {
+        McpHttp oldest = new McpHttp(endpoint, BOB).initialize();
+        for (int i = 0; i < McpSessions.MAX_PER_CLIENT; i++) {
+            new McpHttp(endpoint, BOB).initialize();
+        }
+        assertThat(oldest.request("tools/list", Map.of()).status()).isEqualTo(404);
     }
 
     @Test
