@@ -55,6 +55,7 @@ final class CodeTools {
             Session session = mcpSessions.open(exchange.sessionId(), sessionId);
             return results.of(run(exchange, session, code, timeout, packages, progressToken));
         }
+        // REST's one-shot, step by step rather than through sessions.executeOnce: progress needs the session it runs in
         SessionManager.Created created = sessions.create(McpEndpoint.client(exchange), true);
         Session session = created.session();
         try {

@@ -137,8 +137,15 @@ final class McpSessions implements AutoCloseable {
         }
     }
 
+    /**
+     * The transport forgets its MCP sessions when the server stops, so their code sessions could never
+     * be reached again: they are closed, workspaces and all, rather than left for nobody.
+     */
     @Override
     public void close() {
         reaper.shutdownNow();
+        for (String mcpSessionId : List.copyOf(bound.keySet())) {
+            end(mcpSessionId);
+        }
     }
 }

@@ -50,10 +50,12 @@ final class ProgressRelay implements Consumer<SessionEvent> {
         if (!executionId.equals(e.executionId())) {
             return;
         }
-        if (e.event() instanceof Event.Stream s) {
-            queue(s.text());
-        } else if (e.event() instanceof Event.DisplayData) {
-            queue("[display output]\n");
+        switch (e.event().type()) {
+            case STREAM -> queue(((Event.Stream) e.event()).text());
+            case DISPLAY_DATA -> queue("[display output]\n");
+            default -> {
+                // the rest (results, errors, the end) arrives in the tool result
+            }
         }
     }
 

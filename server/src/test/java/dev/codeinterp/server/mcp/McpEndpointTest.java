@@ -87,6 +87,12 @@ class McpEndpointTest {
         JsonObject structured = result.object("structuredContent");
         assertThat(structured.string("stdout")).isEqualTo("42\n");
         assertThat(structured.string("status")).isEqualTo("ok");
+
+        JsonObject wrote = alice().result("run_code", Map.of("code", "open('out.txt', 'w').write('hi')"));
+        assertThat(text(wrote)).contains("wrote file out.txt");
+        JsonObject file = wrote.object("structuredContent").objectList("files").get(0);
+        assertThat(file.string("name")).isEqualTo("out.txt");
+        assertThat(new String(Base64.getDecoder().decode(file.string("content_base64")), StandardCharsets.UTF_8)).isEqualTo("hi");
     }
 
     @Test
