@@ -253,6 +253,9 @@ class McpEndpointTest {
         McpHttp.Answer noSession = new McpHttp(endpoint, ALICE).call("list_files", Map.of("session_id", "x"));
         assertThat(noSession.status()).isBetween(400, 404);
         assertThat(noSession.body()).doesNotContain("stackTrace");
+        McpHttp.Answer foreignPage = McpHttp.exchange(mcp.base().header("Origin", "http://evil.example")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/list\"}")).build());
+        assertThat(foreignPage.status()).isEqualTo(403);
         // the server still serves
         assertThat(text(mcp.result("run_code", Map.of("code", "print('alive')")))).contains("alive");
     }
