@@ -11,10 +11,12 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 
 /**
  * Dependencies point down only (api → session → sandbox/files/store → config); Docker only in
- * sandbox, SQL only in store, HTTP only in api; config depends on nothing.
+ * sandbox, SQL only in store, HTTP only in api (and mcp, its sibling); config depends on nothing.
  */
 class ArchitectureTest {
     private static final String API = "dev.codeinterp.server.api..";
+    /** The MCP endpoint is a handler like those of api: the same layer, the same rules. */
+    private static final String MCP = "dev.codeinterp.server.mcp..";
     private static final String SESSION = "dev.codeinterp.server.session..";
     private static final String SANDBOX = "dev.codeinterp.server.sandbox..";
     private static final String FILES = "dev.codeinterp.server.files..";
@@ -29,7 +31,7 @@ class ArchitectureTest {
     void layers_depend_only_on_the_layers_below() {
         layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
                 .layer("Main").definedBy("dev.codeinterp.server")
-                .layer("Api").definedBy(API)
+                .layer("Api").definedBy(API, MCP)
                 .layer("Session").definedBy(SESSION)
                 .layer("Sandbox").definedBy(SANDBOX)
                 .layer("Files").definedBy(FILES)
@@ -54,7 +56,7 @@ class ArchitectureTest {
     @Test
     void files_depend_on_nothing_of_ours_but_config_and_the_shared_model() {
         noClasses().that().resideInAPackage(FILES)
-                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, SESSION, SANDBOX, STORE,
+                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, SESSION, SANDBOX, STORE,
                         "dev.codeinterp.web..")
                 .check(SERVER);
     }
@@ -76,7 +78,7 @@ class ArchitectureTest {
 
     @Test
     void only_the_api_speaks_http() {
-        noClasses().that().resideOutsideOfPackage(API)
+        noClasses().that().resideOutsideOfPackages(API, MCP)
                 .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
                 .check(SERVER);
     }

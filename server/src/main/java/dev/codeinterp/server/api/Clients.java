@@ -24,10 +24,14 @@ final class Clients {
     }
 
     Client of(Context ctx) {
+        return of(ctx.header("Authorization"), ctx.ip());
+    }
+
+    /** The same check for a request that is not Javalin's (the MCP servlet). */
+    Client of(String header, String address) {
         if (keys.isEmpty()) {
-            return Client.ofAddress(ctx.ip(), defaultMaxSessions);
+            return Client.ofAddress(address, defaultMaxSessions);
         }
-        String header = ctx.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.length() > 7 + 512) {
             throw new Unauthorized("an API key is required: send 'Authorization: Bearer <key>'");
         }

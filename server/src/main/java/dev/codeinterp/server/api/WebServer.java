@@ -1,6 +1,8 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.mcp.Authenticator;
+import dev.codeinterp.server.mcp.McpEndpoint;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionManager;
@@ -18,6 +20,7 @@ public final class WebServer implements AutoCloseable {
 
     private final Javalin app;
     private final SessionSocket socket;
+    private final McpEndpoint mcp;
 
     public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
         Clients clients = new Clients(settings);
@@ -26,11 +29,19 @@ public final class WebServer implements AutoCloseable {
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
         this.socket = new SessionSocket(sessions, settings);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
+        this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
+            try {
+                return clients.of(header, address);
+            } catch (Clients.Unauthorized e) {
+                throw new Authenticator.Refused(e.getMessage());
+            }
+        });
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages()));
+            config.jetty.modifyServletContextHandler(mcp::install);
             // Jetty's per-connection header cache matches values ignoring case by default: a key or token
             // differing from an earlier one on the same connection only in case was read as the earlier one
             config.jetty.modifyHttpConfiguration(http -> http.setHeaderCacheCaseSensitive(true));
@@ -88,6 +99,7 @@ public final class WebServer implements AutoCloseable {
     @Override
     public void close() {
         socket.close();
+        mcp.close();
         app.stop();
     }
 }
