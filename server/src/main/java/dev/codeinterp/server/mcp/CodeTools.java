@@ -3,6 +3,7 @@ package dev.codeinterp.server.mcp;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.session.ReturnedFiles;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
@@ -61,7 +62,7 @@ final class CodeTools {
         try {
             Map<String, Workspace.Stamp> before = session.workspace().snapshot();
             ExecuteResponse ran = run(exchange, session, code, timeout, packages, progressToken);
-            return results.of(ran.withFiles(FileTools.written(session.workspace(), before, settings.maxReturnedFilesBytes())));
+            return results.of(ran.withFiles(ReturnedFiles.since(session.workspace(), before, settings.maxReturnedFilesBytes(), "run in a session and read them")));
         } finally {
             sessions.close(session);
         }

@@ -1,6 +1,5 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.FileEntry;
 import dev.codeinterp.model.FileList;
 import dev.codeinterp.model.WireCodec;
@@ -9,7 +8,6 @@ import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Sizes;
 import dev.codeinterp.server.files.Workspace;
-import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.files.WorkspaceFile;
 import dev.codeinterp.server.session.Session;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -33,7 +31,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A session's workspace over MCP: upload, list, read. Names pass the shared WorkspaceNames rule;
@@ -134,27 +131,6 @@ final class FileTools {
                 .addContent(new TextContent(name + " is binary (" + mime + ", " + content.length + " bytes); its bytes are in the resource, base64"))
                 .addContent(new EmbeddedResource(null, new BlobResourceContents(uri, mime, base64)))
                 .build();
-    }
-
-    /** Files a one-shot run wrote, with their content while it fits {@code budget}: the REST one-shot's files. */
-    static List<ExecuteResponse.ReturnedFile> written(Workspace workspace, Map<String, Workspace.Stamp> before, long budget) {
-        List<ExecuteResponse.ReturnedFile> out = new ArrayList<>();
-        long left = budget;
-        for (WorkspaceFile f : workspace.changedSince(before)) {
-            if (f.size() > left) {
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null,
-                        "the files exceed the " + budget + "-byte limit of one response; run in a session and read them"));
-                continue;
-            }
-            try (Workspace.OpenFile open = workspace.open(f.name()); InputStream in = Channels.newInputStream(open.channel())) {
-                byte[] content = in.readNBytes((int) Math.min(left, Integer.MAX_VALUE - 16));
-                left -= content.length;
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), content.length, Base64.getEncoder().encodeToString(content), null));
-            } catch (IOException | WorkspaceException e) {
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null, "could not be read: " + e.getMessage()));
-            }
-        }
-        return out;
     }
 
     /** The content as text if it is valid UTF-8 without NULs; null for binary. */

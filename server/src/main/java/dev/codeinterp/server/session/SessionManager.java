@@ -3,8 +3,6 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
-import dev.codeinterp.server.files.WorkspaceException;
-import dev.codeinterp.server.files.WorkspaceFile;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
@@ -16,10 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -242,32 +237,10 @@ public final class SessionManager implements AutoCloseable {
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
             ExecuteResponse response = execute(session, code, timeout);
-            return response.withFiles(returnedFiles(workspace, before, maxReturnedBytes));
+            return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
         } finally {
             close(session);
         }
-    }
-
-    private static List<ExecuteResponse.ReturnedFile> returnedFiles(Workspace workspace, Map<String, Workspace.Stamp> before,
-                                                                    long budget) {
-        List<ExecuteResponse.ReturnedFile> out = new ArrayList<>();
-        long left = budget;
-        for (WorkspaceFile f : workspace.changedSince(before)) {
-            if (f.size() > left) {
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null,
-                        "the files exceed the " + budget + "-byte limit of one response; run in a session and download them"));
-                continue;
-            }
-            try (Workspace.OpenFile open = workspace.open(f.name());
-                 InputStream in = java.nio.channels.Channels.newInputStream(open.channel())) {
-                byte[] content = in.readNBytes((int) Math.min(left, Integer.MAX_VALUE - 16));
-                left -= content.length;
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), content.length, Base64.getEncoder().encodeToString(content), null));
-            } catch (IOException | WorkspaceException e) {
-                out.add(new ExecuteResponse.ReturnedFile(f.name(), f.size(), null, "could not be read: " + e.getMessage()));
-            }
-        }
-        return out;
     }
 
     public int liveCount() {

@@ -7,7 +7,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
 
-/** Session ids and secret tokens: 256 random bits each; only a token's SHA-256 is ever stored. */
+/** Session ids (128 random bits) and secret tokens (256 random bits); only a token's SHA-256 is ever stored. */
 public final class Tokens {
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -9,7 +9,7 @@ import dev.codeinterp.model.SessionEvent;
  */
 public interface Interpreter {
     interface Listener {
-        /** What runs the code, for the status line, e.g. "Server · gVisor" or "Local · Pyodide 0.28". */
+        /** What runs the code, for the status line, e.g. "Server · gVisor" or "Local · Pyodide 314.0.7". */
         void onDescription(String description);
 
         void onEvent(SessionEvent event);
