@@ -3,6 +3,7 @@ package dev.codeinterp.server;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.sandbox.SandboxSpec;
@@ -26,9 +27,12 @@ public final class Main implements AutoCloseable {
     private final SandboxPool pool;
     private final SessionManager sessions;
     private final WebServer web;
+    private final ServerMetrics metrics;
 
     public Main(Settings settings) {
+        this.metrics = new ServerMetrics(settings.runtime());
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
+        database.writer().onCommit(metrics::storeCommitted);
         this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost(),
                 deploymentId(settings));
         var engine = backend.info();
@@ -38,15 +42,17 @@ public final class Main implements AutoCloseable {
             log.warn("server mode unavailable: {}", engine.problem());
         }
         Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
-        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0);
+        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics);
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
                         settings.maxQueuedCells()),
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
-                        settings.maxQueuedCells(), settings.maxConcurrentCreates())));
-        this.web = new WebServer(settings, sessions, backend, pool);
+                        settings.maxQueuedCells(), settings.maxConcurrentCreates())), metrics);
+        metrics.watchPool(pool::idleCount, pool::target);
+        metrics.watchSessions(sessions::liveCount);
+        this.web = new WebServer(settings, sessions, backend, pool, metrics);
     }
 
     /** A deployment is its data directory: one server process at a time owns it and its sandboxes. */

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionManager;
@@ -19,12 +20,13 @@ public final class WebServer implements AutoCloseable {
     private final Javalin app;
     private final SessionSocket socket;
 
-    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
+    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics) {
         Clients clients = new Clients(settings);
+        MetricsApi metricsApi = new MetricsApi(metrics, clients);
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
-        this.socket = new SessionSocket(sessions, settings);
+        this.socket = new SessionSocket(sessions, settings, metrics);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -52,9 +54,10 @@ public final class WebServer implements AutoCloseable {
             }
             LocalRuntimeAssets.configure(config, settings);
             var routes = config.routes;
-            ApiErrors.register(routes);
+            ApiErrors.register(routes, metrics);
             routes.before(SecurityHeaders::apply);
             routes.get("/healthz", health::health);
+            routes.get("/metrics", metricsApi::scrape);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);

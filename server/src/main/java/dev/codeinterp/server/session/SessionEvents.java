@@ -22,13 +22,20 @@ final class SessionEvents {
     private final String sessionId;
     private final EventRepository events;
     private final List<Consumer<SessionEvent>> listeners = new CopyOnWriteArrayList<>();
+    /** Sees every event once, after it is stored and before the listeners (metrics). */
+    private final Consumer<SessionEvent> observer;
     private final Object lock = new Object();
     private long lastSeq;
 
     SessionEvents(String sessionId, long lastSeq, EventRepository events) {
+        this(sessionId, lastSeq, events, e -> { });
+    }
+
+    SessionEvents(String sessionId, long lastSeq, EventRepository events, Consumer<SessionEvent> observer) {
         this.sessionId = sessionId;
         this.lastSeq = lastSeq;
         this.events = events;
+        this.observer = observer;
     }
 
     /** Numbers, stores (with what it says about its cell) and then fans out the event. */
@@ -37,6 +44,7 @@ final class SessionEvents {
             SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
             events.record(sessionId, e);
             lastSeq = e.seq();
+            observer.accept(e);
             for (Consumer<SessionEvent> listener : listeners) {
                 try {
                     listener.accept(e);

@@ -8,6 +8,7 @@ import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.files.WorkspaceFile;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
@@ -50,6 +51,7 @@ public final class SessionManager implements AutoCloseable {
     private final Duration idleTtl;
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
+    private final ServerMetrics metrics;
     private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "session-reaper");
         t.setDaemon(true);
@@ -58,8 +60,9 @@ public final class SessionManager implements AutoCloseable {
 
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission) {
+                          Duration idleTtl, Admission admission, ServerMetrics metrics) {
         this.admission = admission;
+        this.metrics = metrics;
         this.pool = pool;
         this.workspaces = workspaces;
         this.sessions = sessions;
@@ -177,7 +180,7 @@ public final class SessionManager implements AutoCloseable {
 
     /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
     private Session newSession(String id, long lastSeq, Workspace workspace, Sandbox first) {
-        SessionEvents events = new SessionEvents(id, lastSeq, eventLog);
+        SessionEvents events = new SessionEvents(id, lastSeq, eventLog, metrics::eventEmitted);
         java.util.concurrent.atomic.AtomicReference<Sandbox> taken = new java.util.concurrent.atomic.AtomicReference<>(first);
         SandboxSource source = new SandboxSource() {
             @Override
