@@ -23,6 +23,7 @@ public final class WebServer implements AutoCloseable {
     public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
+        OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
@@ -58,6 +59,7 @@ public final class WebServer implements AutoCloseable {
             routes.before(SecurityHeaders::apply);
             routes.get("/healthz", health::health);
             routes.get("/metrics", metricsApi::scrape);
+            routes.get("/api/v1/openapi.json", openApi::serve);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);
