@@ -56,7 +56,9 @@ public final class WebServer implements AutoCloseable {
             LocalRuntimeAssets.configure(config, settings);
             var routes = config.routes;
             ApiErrors.register(routes, metrics);
+            routes.before(RequestLog::begin);
             routes.before(SecurityHeaders::apply);
+            routes.after(RequestLog::end);
             routes.get("/healthz", health::health);
             routes.get("/metrics", metricsApi::scrape);
             routes.get("/api/v1/openapi.json", openApi::serve);

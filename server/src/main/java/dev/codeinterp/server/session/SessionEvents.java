@@ -38,22 +38,29 @@ final class SessionEvents {
         this.observer = observer;
     }
 
-    /** Numbers, stores (with what it says about its cell) and then fans out the event. */
+    /** Numbers, stores (with what it says about its cell) and then fans out the event, with the ids in the log's MDC. */
     SessionEvent emit(String executionId, Event event) {
         synchronized (lock) {
-            SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
-            events.record(sessionId, e);
-            lastSeq = e.seq();
-            observer.accept(e);
-            for (Consumer<SessionEvent> listener : listeners) {
-                try {
-                    listener.accept(e);
-                } catch (RuntimeException ex) {
-                    log.warn("an event listener of session {} failed", sessionId, ex);
-                }
+            try (LogContext ignored = LogContext.of(sessionId, executionId)) {
+                return emitLocked(executionId, event);
             }
-            return e;
         }
+    }
+
+    private SessionEvent emitLocked(String executionId, Event event) {
+        SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
+        events.record(sessionId, e);
+        lastSeq = e.seq();
+        observer.accept(e);
+        CellLog.record(e);
+        for (Consumer<SessionEvent> listener : listeners) {
+            try {
+                listener.accept(e);
+            } catch (RuntimeException ex) {
+                log.warn("an event listener of session {} failed", sessionId, ex);
+            }
+        }
+        return e;
     }
 
     /** Sends every stored event after {@code afterSeq} to the listener, then every new one. Returns the seq reached. */
