@@ -40,6 +40,21 @@ class OpenApiDocumentTest {
     }
 
     @Test
+    void the_reference_page_is_served_from_this_server_alone() {
+        TestApp app = TestApp.shared("runc");
+        TestApp.Response page = app.get("/docs/api", null);
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.headers().get("content-type").get(0)).startsWith("text/html");
+        assertThat(page.body()).contains("/docs/api.js").contains("/docs/api.css");
+        TestApp.Response script = app.get("/docs/api.js", null);
+        assertThat(script.headers().get("content-type").get(0)).startsWith("text/javascript");
+        assertThat(script.body()).contains("/api/v1/openapi.json").doesNotContain("innerHTML");
+        for (String body : List.of(page.body(), script.body(), app.get("/docs/api.css", null).body())) {
+            assertThat(body).doesNotContainPattern("(src|href)=\"(https?:)?//").doesNotContain("@import");
+        }
+    }
+
+    @Test
     void every_route_of_the_server_is_documented() {
         assertThat(API.document().path("paths").fieldNames()).toIterable().containsExactlyInAnyOrder(
                 "/healthz", "/metrics", "/api/v1/openapi.json", "/api/v1/execute", "/api/v1/sessions", "/api/v1/sessions/{id}",

@@ -61,7 +61,7 @@ public final class WebServer implements AutoCloseable {
             routes.after(RequestLog::end);
             routes.get("/healthz", health::health);
             routes.get("/metrics", metricsApi::scrape);
-            routes.get("/api/v1/openapi.json", openApi::serve);
+            openApi.register(routes);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);
