@@ -1,5 +1,7 @@
 package dev.codeinterp.server;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.codeinterp.server.openapi.DocumentedApi;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +87,21 @@ class OpenApiDocumentTest {
         assertThatThrownBy(() -> API.check("GET", URI.create("http://h/api/v1/sessions/a1/files"), 200, JSON,
                 "{\"files\":[],\"used_bytes\":\"0\",\"limit_bytes\":1,\"max_upload_bytes\":1}"))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("used_bytes");
+    }
+
+    @Test
+    void a_real_answer_with_a_field_the_document_lacks_fails() {
+        TestApp app = TestApp.shared("runc");
+        TestApp.Response created = app.post("/api/v1/sessions", "", null);
+        ObjectNode edited = API.document().deepCopy();
+        ObjectNode schema = (ObjectNode) edited.at("/components/schemas/SessionCreated");
+        ((ObjectNode) schema.get("properties")).remove("runtime");
+        ((ArrayNode) schema.get("required")).remove(2);
+        DocumentedApi withoutRuntime = new DocumentedApi(edited.toString());
+        assertThatThrownBy(() -> withoutRuntime.check("POST", app.uri("/api/v1/sessions"), created.status(), created.headers(),
+                created.body())).isInstanceOf(AssertionError.class).hasMessageContaining("runtime");
+        TestApp.SessionRef s = new TestApp.SessionRef(created.json().string("id"), created.json().string("token"));
+        app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 
     @Test
