@@ -123,7 +123,7 @@ run_scenario() {
   local status=0
   BENCH_URL="http://127.0.0.1:$port" BENCH_SERVER_PID="$server" BENCH_DATA_DIR="$data" BENCH_LABEL="$label" \
     timeout --kill-after=10 "$deadline" \
-    java -cp "$classpath" -Dorg.slf4j.simpleLogger.defaultLogLevel=warn dev.codeinterp.server.bench.LoadBenchmark "$client" \
+    java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark "$client" \
     || status=$?
   if [ "$status" != 0 ]; then
     echo "!! $name ended with status $status; the server's log ends:"; tail -20 "$data/server.log"

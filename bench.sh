@@ -9,7 +9,7 @@ mvn -q -B install -DskipTests
 mvn -q -B -pl server dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 mvn -q -B -pl server test-compile
 java -cp "server/target/test-classes:server/target/classes:$(cat server/target/test-classpath.txt)" \
-  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn dev.codeinterp.server.bench.Benchmark
+  -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.Benchmark
 
 # Load scenarios (issue 9): 200 busy sessions, 1,000 idle ones, REST vs WebSocket; scale with SESSIONS=, IDLE=, RUNTIME=.
 bash bench-load.sh

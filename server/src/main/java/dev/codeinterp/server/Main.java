@@ -4,6 +4,7 @@ import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.sandbox.SandboxSpec;
@@ -28,9 +29,12 @@ public final class Main implements AutoCloseable {
     private final SandboxPool pool;
     private final SessionManager sessions;
     private final WebServer web;
+    private final ServerMetrics metrics;
 
     public Main(Settings settings) {
+        this.metrics = new ServerMetrics(settings.runtime());
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
+        database.writer().onCommit(metrics::storeCommitted);
         this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost(),
                 deploymentId(settings));
         var engine = backend.info();
@@ -40,7 +44,7 @@ public final class Main implements AutoCloseable {
             log.warn("server mode unavailable: {}", engine.problem());
         }
         Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
-        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0);
+        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics);
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
@@ -48,8 +52,10 @@ public final class Main implements AutoCloseable {
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
-                new DownloadLinks());
-        this.web = new WebServer(settings, sessions, backend, pool);
+                new DownloadLinks(), metrics);
+        metrics.watchPool(pool::idleCount, pool::target);
+        metrics.watchSessions(sessions::liveCount);
+        this.web = new WebServer(settings, sessions, backend, pool, metrics);
     }
 
     /** A deployment is its data directory: one server process at a time owns it and its sandboxes. */

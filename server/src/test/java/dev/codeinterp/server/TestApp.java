@@ -4,12 +4,14 @@ import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.openapi.DocumentedApi;
 
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +32,8 @@ public final class TestApp implements AutoCloseable {
     public final Settings settings;
     public final Path dataDir;
     private boolean ownsDataDir;
+    /** Every answer a test receives is checked against the OpenAPI document the server ships. */
+    private static final DocumentedApi DOCUMENTED = DocumentedApi.shipped();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private TestApp(Settings settings, Path dataDir) {
@@ -116,7 +120,9 @@ public final class TestApp implements AutoCloseable {
     /** Any request, answering with the raw bytes (downloads). */
     public HttpResponse<byte[]> exchange(HttpRequest request) {
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            DOCUMENTED.check(request.method(), request.uri(), r.statusCode(), r.headers().map(), new String(r.body(), StandardCharsets.UTF_8));
+            return r;
         } catch (IOException e) {
             throw new IllegalStateException(e);
         } catch (InterruptedException e) {
@@ -136,6 +142,7 @@ public final class TestApp implements AutoCloseable {
     private Response send(HttpRequest request) {
         try {
             HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            DOCUMENTED.check(request.method(), request.uri(), r.statusCode(), r.headers().map(), r.body());
             return new Response(r.statusCode(), r.body(), r.headers().map());
         } catch (IOException e) {
             throw new IllegalStateException(e);

@@ -5,6 +5,7 @@ import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.files.WorkspaceException;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -24,7 +25,7 @@ final class ApiErrors {
     private ApiErrors() {
     }
 
-    static void register(RoutesConfig routes) {
+    static void register(RoutesConfig routes, ServerMetrics metrics) {
         routes.exception(HttpResponseException.class, (e, ctx) -> respond(ctx, e.getStatus(), e.getMessage()));
         routes.exception(JsonException.class, (e, ctx) -> respond(ctx, 400, "malformed request: " + e.getMessage()));
         routes.exception(BadRequest.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
@@ -42,6 +43,7 @@ final class ApiErrors {
             respond(ctx, 503, new ApiError("no sandbox available: " + e.getMessage(), null, SANDBOX_RETRY_S));
         });
         routes.exception(LimitExceededException.class, (e, ctx) -> {
+            metrics.rejected(e.limit().wire());
             ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
             respond(ctx, status(e.limit()), new ApiError(e.getMessage(), e.limit(), e.retryAfterSeconds()));
         });

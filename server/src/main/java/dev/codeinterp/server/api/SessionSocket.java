@@ -6,6 +6,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -51,6 +52,7 @@ final class SessionSocket {
 
     private final SessionManager sessions;
     private final Settings settings;
+    private final ServerMetrics metrics;
     private final Map<WsContext, Connection> connections = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "ws-hello-deadline");
@@ -58,7 +60,8 @@ final class SessionSocket {
         return t;
     });
 
-    SessionSocket(SessionManager sessions, Settings settings) {
+    SessionSocket(SessionManager sessions, Settings settings, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.sessions = sessions;
         this.settings = settings;
     }
@@ -74,6 +77,7 @@ final class SessionSocket {
         ctx.session.setIdleTimeout(java.time.Duration.ofMinutes(10));
         Connection connection = new Connection(new Outbox(ctx.session, CLOSE_TOO_SLOW));
         connections.put(ctx, connection);
+        metrics.webSocketOpened();
         ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
         timers.schedule(() -> {
             if (connection.session == null && ctx.session.isOpen()) {
@@ -128,6 +132,7 @@ final class SessionSocket {
                     break;
             }
         } catch (LimitExceededException e) {
+            metrics.rejected(e.limit().wire());
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
         } catch (IllegalArgumentException | SessionClosedException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
@@ -156,6 +161,9 @@ final class SessionSocket {
 
     private void detach(WsContext ctx) {
         Connection connection = connections.remove(ctx);
+        if (connection != null) {
+            metrics.webSocketClosed();
+        }
         if (connection != null && connection.session != null && connection.listener != null) {
             connection.session.unsubscribe(connection.listener);
         }

@@ -3,6 +3,7 @@ package dev.codeinterp.server.api;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
 import dev.codeinterp.server.mcp.McpEndpoint;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionManager;
@@ -22,12 +23,14 @@ public final class WebServer implements AutoCloseable {
     private final SessionSocket socket;
     private final McpEndpoint mcp;
 
-    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool) {
+    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics) {
         Clients clients = new Clients(settings);
+        MetricsApi metricsApi = new MetricsApi(metrics, clients);
+        OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
-        this.socket = new SessionSocket(sessions, settings);
+        this.socket = new SessionSocket(sessions, settings, metrics);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
             try {
@@ -63,9 +66,13 @@ public final class WebServer implements AutoCloseable {
             }
             LocalRuntimeAssets.configure(config, settings);
             var routes = config.routes;
-            ApiErrors.register(routes);
+            ApiErrors.register(routes, metrics);
+            routes.before(RequestLog::begin);
             routes.before(SecurityHeaders::apply);
+            routes.after(RequestLog::end);
             routes.get("/healthz", health::health);
+            routes.get("/metrics", metricsApi::scrape);
+            openApi.register(routes);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);

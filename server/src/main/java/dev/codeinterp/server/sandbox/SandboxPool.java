@@ -2,6 +2,7 @@ package dev.codeinterp.server.sandbox;
 
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +32,10 @@ public final class SandboxPool implements AutoCloseable {
     private final Thread filler;
     private volatile boolean closed;
     private volatile String lastProblem;
+    private final ServerMetrics metrics;
 
-    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target) {
+    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics) {
+        this.metrics = metrics;
         this.backend = backend;
         this.workspaces = workspaces;
         this.target = target;
@@ -51,16 +54,29 @@ public final class SandboxPool implements AutoCloseable {
         if (closed) {
             throw new SandboxException("the server is shutting down");
         }
-        Sandbox warm = takeWarm();
+        long t0 = System.nanoTime();
+        Sandbox warm = pollWarm();
         if (warm != null) {
+            metrics.sandboxAcquired(true, t0);
             return warm;
         }
         wakeFiller();
-        return startFresh();
+        Sandbox cold = startFresh();
+        metrics.sandboxAcquired(false, t0);
+        return cold;
     }
 
     /** A warm sandbox if one is ready now, else null (never starts one). */
     public Sandbox takeWarm() {
+        long t0 = System.nanoTime();
+        Sandbox warm = pollWarm();
+        if (warm != null) {
+            metrics.sandboxAcquired(true, t0);
+        }
+        return warm;
+    }
+
+    private Sandbox pollWarm() {
         Sandbox sandbox;
         while ((sandbox = idle.pollFirst()) != null) {
             if (sandbox.alive()) {
@@ -86,16 +102,28 @@ public final class SandboxPool implements AutoCloseable {
         if (closed) {
             throw new SandboxException("the server is shutting down");
         }
-        return backend.start(workspace);
+        return timedStart(workspace);
     }
 
     private Sandbox startFresh() {
         Workspace workspace = workspaces.create();
         try {
-            return backend.start(workspace);
+            return timedStart(workspace);
         } catch (RuntimeException e) {
             workspaces.destroy(workspace);
             throw e;
+        }
+    }
+
+    private Sandbox timedStart(Workspace workspace) {
+        long t0 = System.nanoTime();
+        boolean ok = false;
+        try {
+            Sandbox started = backend.start(workspace);
+            ok = true;
+            return started;
+        } finally {
+            metrics.sandboxStarted(ok, t0);
         }
     }
 

@@ -22,30 +22,45 @@ final class SessionEvents {
     private final String sessionId;
     private final EventRepository events;
     private final List<Consumer<SessionEvent>> listeners = new CopyOnWriteArrayList<>();
+    /** Sees every event once, after it is stored and before the listeners (metrics). */
+    private final Consumer<SessionEvent> observer;
     private final Object lock = new Object();
     private long lastSeq;
 
     SessionEvents(String sessionId, long lastSeq, EventRepository events) {
+        this(sessionId, lastSeq, events, e -> { });
+    }
+
+    SessionEvents(String sessionId, long lastSeq, EventRepository events, Consumer<SessionEvent> observer) {
         this.sessionId = sessionId;
         this.lastSeq = lastSeq;
         this.events = events;
+        this.observer = observer;
     }
 
-    /** Numbers, stores (with what it says about its cell) and then fans out the event. */
+    /** Numbers, stores (with what it says about its cell) and then fans out the event, with the ids in the log's MDC. */
     SessionEvent emit(String executionId, Event event) {
         synchronized (lock) {
-            SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
-            events.record(sessionId, e);
-            lastSeq = e.seq();
-            for (Consumer<SessionEvent> listener : listeners) {
-                try {
-                    listener.accept(e);
-                } catch (RuntimeException ex) {
-                    log.warn("an event listener of session {} failed", sessionId, ex);
-                }
+            try (LogContext ignored = LogContext.of(sessionId, executionId)) {
+                return emitLocked(executionId, event);
             }
-            return e;
         }
+    }
+
+    private SessionEvent emitLocked(String executionId, Event event) {
+        SessionEvent e = new SessionEvent(lastSeq + 1, executionId, System.currentTimeMillis(), event);
+        events.record(sessionId, e);
+        lastSeq = e.seq();
+        observer.accept(e);
+        CellLog.record(e);
+        for (Consumer<SessionEvent> listener : listeners) {
+            try {
+                listener.accept(e);
+            } catch (RuntimeException ex) {
+                log.warn("an event listener of session {} failed", sessionId, ex);
+            }
+        }
+        return e;
     }
 
     /** Sends every stored event after {@code afterSeq} to the listener, then every new one. Returns the seq reached. */

@@ -4,6 +4,7 @@ import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
@@ -40,14 +41,16 @@ public final class SessionManager implements AutoCloseable {
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
     private final FileLinks links;
+    private final ServerMetrics metrics;
     private final IdleReaper reaper;
 
     /** {@code links} says where the API serves workspace files, for the artifact events. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission, FileLinks links) {
+                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics) {
         this.admission = admission;
         this.links = links;
+        this.metrics = metrics;
         this.pool = pool;
         this.workspaces = workspaces;
         this.sessions = sessions;
@@ -164,7 +167,7 @@ public final class SessionManager implements AutoCloseable {
 
     /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
     private Session newSession(String id, long lastSeq, Workspace workspace, Sandbox first) {
-        SessionEvents events = new SessionEvents(id, lastSeq, eventLog);
+        SessionEvents events = new SessionEvents(id, lastSeq, eventLog, metrics::eventEmitted);
         java.util.concurrent.atomic.AtomicReference<Sandbox> taken = new java.util.concurrent.atomic.AtomicReference<>(first);
         SandboxSource source = new SandboxSource() {
             @Override

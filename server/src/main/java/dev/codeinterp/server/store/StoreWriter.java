@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * The one writer: a single connection that every write goes through, with leader/follower group
@@ -37,6 +38,7 @@ public final class StoreWriter implements AutoCloseable {
     private final Connection connection;
     private final DSLContext ctx;
     private volatile boolean closed;
+    private volatile LongConsumer commitNanos = nanos -> { };
 
     StoreWriter(SQLiteDataSource dataSource, Settings settings) {
         try {
@@ -46,6 +48,11 @@ public final class StoreWriter implements AutoCloseable {
             throw new StoreException("cannot open the write connection", e);
         }
         this.ctx = DSL.using(connection, SQLDialect.SQLITE, settings);
+    }
+
+    /** Told how long each commit took, in nanoseconds (the store's latency metric). */
+    public void onCommit(LongConsumer observer) {
+        this.commitNanos = observer;
     }
 
     /** Commits {@code work} (possibly in a group with others); returns when it is durable in the WAL. */
@@ -105,7 +112,7 @@ public final class StoreWriter implements AutoCloseable {
     private void commitAlone(Write w) {
         try {
             w.work().accept(ctx);
-            connection.commit();
+            timedCommit();
             w.done().complete(null);
         } catch (RuntimeException | SQLException e) {
             rollbackQuietly();
@@ -126,12 +133,18 @@ public final class StoreWriter implements AutoCloseable {
             }
         }
         try {
-            connection.commit();
+            timedCommit();
             applied.forEach(w -> w.done().complete(null));
         } catch (SQLException e) {
             applied.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
             rollbackQuietly();
         }
+    }
+
+    private void timedCommit() throws SQLException {
+        long t0 = System.nanoTime();
+        connection.commit();
+        commitNanos.accept(System.nanoTime() - t0);
     }
 
     private void rollbackQuietly() {
