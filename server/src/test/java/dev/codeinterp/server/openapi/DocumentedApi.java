@@ -3,12 +3,11 @@ package dev.codeinterp.server.openapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.JsonMetaSchema;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.NonValidationKeyword;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
@@ -24,7 +23,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -46,11 +44,9 @@ public final class DocumentedApi {
     private final String text;
     private final JsonNode document;
     private final List<Route> routes = new ArrayList<>();
-    /** JSON Schema 2020-12, told that the OpenAPI document's own parts around the schemas are not schema keywords. */
-    private final JsonSchemaFactory schemas = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012, factory ->
-            factory.metaSchema(JsonMetaSchema.builder(JsonMetaSchema.getV202012())
-                    .keyword(new NonValidationKeyword("paths")).keyword(new NonValidationKeyword("components")).build()));
-    private final Map<String, JsonSchema> compiled = new ConcurrentHashMap<>();
+    /** JSON Schema 2020-12: the validator the MCP SDK already brings (one version of it on the classpath). */
+    private final SchemaRegistry schemas = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+    private final Map<String, Schema> compiled = new ConcurrentHashMap<>();
 
     private record Route(String template, Pattern pattern, int params) {
     }
@@ -152,16 +148,16 @@ public final class DocumentedApi {
         } catch (IOException e) {
             throw new AssertionError("not JSON: " + where + ": " + abbreviate(body));
         }
-        JsonSchema schema = compiled.computeIfAbsent(schemaPointer, p -> {
+        Schema schema = compiled.computeIfAbsent(schemaPointer, p -> {
             // the whole document is the schema resource, so every "#/components/..." reference resolves within it
             ObjectNode root = JSON.createObjectNode();
             root.set("paths", document.get("paths"));
             root.set("components", document.get("components"));
             root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
             root.put("$ref", p);
-            return schemas.getSchema(root);
+            return schemas.getSchema(root.toString(), InputFormat.JSON);
         });
-        Set<ValidationMessage> errors = schema.validate(value);
+        List<Error> errors = schema.validate(value.toString(), InputFormat.JSON);
         if (!errors.isEmpty()) {
             throw new AssertionError("the body does not match the document: " + where + ": " + errors + "\nbody: " + abbreviate(body));
         }
