@@ -62,9 +62,11 @@ public final class WebServer implements AutoCloseable {
                 });
             }
             LocalRuntimeAssets.configure(config, settings);
+            EmbedPage.configure(config, settings.embedOrigins());
             var routes = config.routes;
             ApiErrors.register(routes);
-            routes.before(SecurityHeaders::apply);
+            String embedAncestors = settings.embedOrigins().csp();
+            routes.before(ctx -> SecurityHeaders.apply(ctx, embedAncestors));
             routes.get("/healthz", health::health);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
