@@ -137,7 +137,13 @@
         var m = { type: 'setOptions' };
         if (opts.readonly !== undefined) m.readonly = !!opts.readonly;
         if (opts.ui) m.ui = opts.ui;
-        if (opts.maxHeight !== undefined) { m.maxHeight = opts.maxHeight | 0; o.maxHeight = opts.maxHeight | 0; }
+        if (opts.maxHeight !== undefined) {
+          m.maxHeight = opts.maxHeight | 0;
+          o.maxHeight = opts.maxHeight | 0;
+          if (o.maxHeight && o.height === 'auto' && frame.getBoundingClientRect().height > o.maxHeight) {
+            frame.style.height = o.maxHeight + 'px';
+          }
+        }
         return request(m);
       },
       reset: function () { return request({ type: 'reset' }); },

@@ -47,8 +47,8 @@ export function open(capabilities, refused, accepted, connected, receive) {
   const hello = () => window.parent.postMessage({ type: 'hello', version, capabilities: capabilities.split(',') }, origin);
   const accept = (o) => {
     origin = o;
-    accepted(o);
     hello();
+    accepted(o);
   };
   if (window.parent === window) {
     refused('This widget is meant to be embedded in a web page (with /embed.js).');

@@ -158,6 +158,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
                 if (unusable == null) {
                     layout();
                 }
+                send(new EmbedMessage.Resize(capped(root.getOffsetHeight()))); // a new cap with the same content
                 break;
             }
             case RESET:
@@ -205,8 +206,11 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         }
     }
 
+    /** To the host; dropped before the channel is open (connecting sends the state that matters). */
     private void send(EmbedMessage.FromWidget message) {
-        port.post(EmbedCodec.encode(message));
+        if (port != null) {
+            port.post(EmbedCodec.encode(message));
+        }
     }
 
     private long capped(double height) {
