@@ -6,29 +6,29 @@
  *  says `hello` only then; we answer with a MessagePort, and every later message goes over it. */
 (function () {
   'use strict';
-  var VERSION = 1;
-  var scriptOrigin = document.currentScript ? new URL(document.currentScript.src, location.href).origin : location.origin;
+  const VERSION = 1;
+  const scriptOrigin = document.currentScript ? new URL(document.currentScript.src, location.href).origin : location.origin;
 
   function b64url(text) {
-    var bytes = new TextEncoder().encode(text);
-    var s = '';
-    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    const bytes = new TextEncoder().encode(text);
+    let s = '';
+    for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
     return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }
 
   /** The host page's theme: its `data-theme`, else its color-scheme, else the user's preference. */
   function hostTheme() {
-    var el = document.documentElement;
-    var named = el.getAttribute('data-theme') || (document.body && document.body.getAttribute('data-theme'));
+    const el = document.documentElement;
+    const named = el.getAttribute('data-theme') || (document.body && document.body.getAttribute('data-theme'));
     if (named === 'dark' || named === 'light') return named;
-    var scheme = getComputedStyle(el).colorScheme || '';
+    const scheme = getComputedStyle(el).colorScheme || '';
     if (scheme.indexOf('dark') >= 0 && scheme.indexOf('light') < 0) return 'dark';
     if (scheme.indexOf('light') >= 0 && scheme.indexOf('dark') < 0) return 'light';
     return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
   }
 
   function fragment(o) {
-    var p = [];
+    const p = [];
     function add(k, v) { if (v !== undefined && v !== null && v !== '') p.push(k + '=' + encodeURIComponent(String(v))); }
     if (o.code) add('code', b64url(o.code));
     if (o.prerun) add('prerun', b64url(o.prerun));
@@ -48,22 +48,22 @@
    * not embed it).
    */
   function mount(element, options) {
-    var o = Object.assign({ runtime: 'auto', language: 'python', theme: 'auto', height: 'auto' }, options || {});
-    var origin = new URL(o.server || scriptOrigin, location.href).origin;
-    var frame = document.createElement('iframe');
+    const o = Object.assign({ runtime: 'auto', language: 'python', theme: 'auto', height: 'auto' }, options || {});
+    const origin = new URL(o.server || scriptOrigin, location.href).origin;
+    const frame = document.createElement('iframe');
     frame.src = origin + '/embed#' + fragment(o);
     frame.title = o.title || 'Code interpreter';
     frame.setAttribute('allow', 'clipboard-write');
     frame.style.cssText = 'display:block;width:100%;border:0;color-scheme:normal;';
     frame.style.height = o.height === 'auto' ? '120px' : (parseInt(o.height, 10) || 300) + 'px';
 
-    var listeners = {};
-    var pending = {};
-    var nextId = 1;
-    var port = null;
-    var readyInfo = null;
-    var destroyed = false;
-    var stopThemeWatch = null;
+    const listeners = {};
+    let pending = {};
+    let nextId = 1;
+    let port = null;
+    let readyInfo = null;
+    let destroyed = false;
+    let stopThemeWatch = null;
 
     function emit(type, detail) {
       (listeners[type] || []).slice().forEach(function (fn) {
@@ -73,7 +73,7 @@
 
     function request(message) {
       if (destroyed) return Promise.reject(new Error('the widget was destroyed'));
-      var id = String(nextId++);
+      const id = String(nextId++);
       message.id = id;
       return new Promise(function (resolve, reject) {
         pending[id] = { resolve: resolve, reject: reject };
@@ -82,10 +82,10 @@
     }
 
     function onPortMessage(e) {
-      var m = e.data;
+      const m = e.data;
       if (!m || typeof m.type !== 'string') return;
       if (m.type === 'reply' || m.type === 'error') {
-        var p = pending[m.id];
+        const p = pending[m.id];
         if (!p) return;
         delete pending[m.id];
         if (m.type === 'reply') p.resolve(m.result !== undefined ? m.result : m.code);
@@ -93,7 +93,7 @@
         return;
       }
       if (m.type === 'resize' && o.height === 'auto' && typeof m.height === 'number' && isFinite(m.height)) {
-        var h = Math.max(40, Math.ceil(m.height));
+        let h = Math.max(40, Math.ceil(m.height));
         if (o.maxHeight) h = Math.min(h, o.maxHeight);
         frame.style.height = h + 'px';
       }
@@ -102,16 +102,16 @@
     }
 
     function watchTheme() {
-      var send = function () { if (port) request({ type: 'setTheme', theme: hostTheme() }).catch(function () {}); };
-      var mq = matchMedia('(prefers-color-scheme: dark)');
-      var mo = new MutationObserver(send);
+      const send = function () { if (port) request({ type: 'setTheme', theme: hostTheme() }).catch(function () {}); };
+      const mq = matchMedia('(prefers-color-scheme: dark)');
+      const mo = new MutationObserver(send);
       mo.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class', 'style'] });
       mq.addEventListener('change', send);
       send();
       return function () { mo.disconnect(); mq.removeEventListener('change', send); };
     }
 
-    var widget = {
+    const widget = {
       element: frame,
       version: VERSION,
       run: function (code, opts) {
@@ -134,7 +134,7 @@
         return request({ type: 'setTheme', theme: theme === 'dark' ? 'dark' : 'light' });
       },
       setOptions: function (opts) {
-        var m = { type: 'setOptions' };
+        const m = { type: 'setOptions' };
         if (opts.readonly !== undefined) m.readonly = !!opts.readonly;
         if (opts.ui) m.ui = opts.ui;
         if (opts.maxHeight !== undefined) {
@@ -159,14 +159,14 @@
       },
     };
 
-    var connected, failed;
-    var mounted = new Promise(function (resolve, reject) { connected = resolve; failed = reject; });
+    let connected, failed;
+    const mounted = new Promise(function (resolve, reject) { connected = resolve; failed = reject; });
 
     function onWindowMessage(e) {
       if (e.source !== frame.contentWindow || e.origin !== origin || port !== null) return;
-      var m = e.data;
+      const m = e.data;
       if (!m || m.type !== 'hello' || m.version !== VERSION) return;
-      var channel = new MessageChannel();
+      const channel = new MessageChannel();
       port = channel.port1;
       port.onmessage = onPortMessage;
       frame.contentWindow.postMessage({ type: 'connect', version: VERSION, key: o.key || null }, origin, [channel.port2]);
@@ -180,7 +180,7 @@
       if (port === null && frame.contentWindow) frame.contentWindow.postMessage({ type: 'ping' }, origin);
     });
     element.appendChild(frame);
-    var timer = setTimeout(function () {
+    const timer = setTimeout(function () {
       if (port === null) {
         // the frame stays, showing whatever the browser or the widget says about the refusal
         window.removeEventListener('message', onWindowMessage);
