@@ -106,6 +106,22 @@ test('two widgets on a page of another origin run code through run(), stream liv
     assert.equal(failed.status, 'error');
     assert.equal(failed.error.name, 'ZeroDivisionError');
 
+    // files in and out of both workspaces
+    const files = await page.evaluate(async () => {
+      await a.putFile('data.csv', new Blob(['x,y\n1,2\n']));
+      const read = await a.run("print(open('data.csv').read().strip())");
+      await a.run("open('out.txt', 'w').write('written by the cell')");
+      const list = (await a.listFiles()).map((f) => f.name).sort();
+      const out = await (await a.getFile('out.txt')).text();
+      await b.putFile('local.txt', new TextEncoder().encode('in the browser').buffer);
+      const readB = await b.run("print(open('local.txt').read())");
+      const outB = await (await b.getFile('local.txt')).text();
+      const missing = await a.getFile('nope.txt').then(() => 'found', (e) => e.message);
+      return { read: read.stdout, list, out, readB: readB.stdout, outB, missing, listB: (await b.listFiles()).map((f) => f.name) };
+    });
+    assert.deepEqual(files, { read: 'x,y\n1,2\n', list: ['data.csv', 'out.txt'], out: 'written by the cell',
+      readB: 'in the browser\n', outB: 'in the browser', missing: 'nope.txt is not in the workspace.', listB: ['local.txt'] });
+
     // code in and out of the editor
     assert.equal(await page.evaluate(() => a.getCode()), "print('from the fragment')");
     await page.evaluate(() => a.setCode('y = 2'));

@@ -71,24 +71,27 @@
       });
     }
 
-    function request(message) {
+    function request(message, bytes) {
       if (destroyed) return Promise.reject(new Error('the widget was destroyed'));
       const id = String(nextId++);
       message.id = id;
+      if (bytes) message.bytes = bytes;
       return new Promise(function (resolve, reject) {
         pending[id] = { resolve: resolve, reject: reject };
-        port.postMessage(message);
+        port.postMessage(message, bytes ? [bytes] : []);
       });
     }
 
     function onPortMessage(e) {
       const m = e.data;
       if (!m || typeof m.type !== 'string') return;
-      if (m.type === 'reply' || m.type === 'error') {
+      if (m.type === 'reply' || m.type === 'error' || m.type === 'files' || m.type === 'fileContent') {
         const p = pending[m.id];
         if (!p) return;
         delete pending[m.id];
         if (m.type === 'reply') p.resolve(m.result !== undefined ? m.result : m.code);
+        else if (m.type === 'files') p.resolve(m.files);
+        else if (m.type === 'fileContent') p.resolve(new Blob([m.bytes], { type: m.mime }));
         else p.reject(new Error(m.message || 'the widget refused the request'));
         return;
       }
@@ -147,6 +150,15 @@
         return request(m);
       },
       reset: function () { return request({ type: 'reset' }); },
+      /** Places a file (a Blob or an ArrayBuffer) in the widget's workspace; code reads it by name. */
+      putFile: function (name, content) {
+        const bytes = content instanceof ArrayBuffer ? Promise.resolve(content.slice(0)) : new Blob([content]).arrayBuffer();
+        return bytes.then(function (b) { return request({ type: 'putFile', name: String(name) }, b); });
+      },
+      /** The workspace's files: [{name, size, modified, mime}]. */
+      listFiles: function () { return request({ type: 'listFiles' }); },
+      /** One file's content as a Blob. */
+      getFile: function (name) { return request({ type: 'getFile', name: String(name) }); },
       destroy: function () {
         if (destroyed) return;
         destroyed = true;

@@ -37,8 +37,9 @@ export function config() {
 /**
  * Opens the channel (`capabilities`: comma-separated, for the hello). `refused(reason)` if the parent may not embed us (nothing is posted to it);
  * `accepted(origin)` once its origin checked out; `connected(key)` when the host's port arrived
- * (`key`: an API key the host gave, or null); `receive(json)` for each message on the port.
- * Returns `{post(json)}`, which drops messages until connected.
+ * (`key`: an API key the host gave, or null); `receive(json, bytes)` for each message on the port
+ * (`bytes`: its ArrayBuffer `bytes` member, taken off, or null). Returns `{post(json, bytes)}`,
+ * which drops messages until connected and hands `bytes` (or null) over as the message's `bytes`.
  */
 export function open(capabilities, refused, accepted, connected, receive) {
   const { version, origins } = config();
@@ -83,24 +84,30 @@ export function open(capabilities, refused, accepted, connected, receive) {
     } else if (e.data.type === 'connect' && e.ports && e.ports[0]) {
       port = e.ports[0];
       port.onmessage = (m) => {
+        if (!m.data || typeof m.data !== 'object') {
+          return;
+        }
+        const { bytes = null, ...fields } = m.data; // a file's content travels beside the message
         let json;
         try {
-          json = JSON.stringify(m.data);
+          json = JSON.stringify(fields);
         } catch {
           return;
         }
-        if (typeof json === 'string') {
-          receive(json);
-        }
+        receive(json, bytes instanceof ArrayBuffer ? bytes : null);
       };
       connected(typeof e.data.key === 'string' && e.data.key ? e.data.key : null);
     }
   };
   window.addEventListener('message', onMessage);
   return {
-    post(json) {
+    post(json, bytes) {
       if (port !== null) {
-        port.postMessage(JSON.parse(json));
+        const message = JSON.parse(json);
+        if (bytes) {
+          message.bytes = bytes;
+        }
+        port.postMessage(message, bytes ? [bytes] : []);
       }
     },
   };
@@ -147,4 +154,14 @@ export function whenVisible(element, callback) {
 
 export function setTheme(theme) {
   document.documentElement.dataset.theme = theme === 'dark' ? 'dark' : 'light';
+}
+
+/** A File of `bytes` (an ArrayBuffer) named `name`, for an upload. */
+export function toFile(bytes, name) {
+  return new File([bytes], name);
+}
+
+/** Reads a blob: URL of ours into an ArrayBuffer: `callback(bytes)`, null if it cannot be read. */
+export function readBlobUrl(url, callback) {
+  fetch(url).then((r) => r.arrayBuffer()).then((b) => callback(b), () => callback(null));
 }

@@ -4,7 +4,9 @@ import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.model.json.JsonObject;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,8 +37,36 @@ public final class EmbedCodec {
             }
             case GET_CODE:
             case RESET:
+            case LIST_FILES:
                 m.put("id", ((EmbedMessage.ToWidget) message).id());
                 break;
+            case PUT_FILE:
+            case GET_FILE:
+                m.put("id", ((EmbedMessage.ToWidget) message).id());
+                m.put("name", message instanceof EmbedMessage.PutFile p ? p.name() : ((EmbedMessage.GetFile) message).name());
+                break;
+            case FILE_LIST: {
+                EmbedMessage.FileList f = (EmbedMessage.FileList) message;
+                m.put("id", f.id());
+                List<Object> files = new ArrayList<>();
+                for (FileEntry e : f.files()) {
+                    Map<String, Object> entry = new LinkedHashMap<>();
+                    entry.put("name", e.name());
+                    entry.put("size", e.size());
+                    entry.put("modified", e.modifiedMs());
+                    entry.put("mime", e.mime());
+                    files.add(entry);
+                }
+                m.put("files", files);
+                break;
+            }
+            case FILE_CONTENT: {
+                EmbedMessage.FileContent c = (EmbedMessage.FileContent) message;
+                m.put("id", c.id());
+                m.put("name", c.name());
+                m.put("mime", c.mime());
+                break;
+            }
             case SET_THEME: {
                 EmbedMessage.SetTheme t = (EmbedMessage.SetTheme) message;
                 m.put("id", t.id());
@@ -143,6 +173,21 @@ public final class EmbedCodec {
                         o.has("ui") ? o.string("ui") : null, o.optIntegerOrNull("maxHeight"));
             case RESET:
                 return new EmbedMessage.Reset(o.string("id"));
+            case PUT_FILE:
+                return new EmbedMessage.PutFile(o.string("id"), o.string("name"));
+            case LIST_FILES:
+                return new EmbedMessage.ListFiles(o.string("id"));
+            case GET_FILE:
+                return new EmbedMessage.GetFile(o.string("id"), o.string("name"));
+            case FILE_LIST: {
+                List<FileEntry> files = new ArrayList<>();
+                for (JsonObject f : o.objectList("files")) {
+                    files.add(new FileEntry(f.string("name"), f.integer("size"), f.integer("modified"), f.string("mime"), ""));
+                }
+                return new EmbedMessage.FileList(o.string("id"), files);
+            }
+            case FILE_CONTENT:
+                return new EmbedMessage.FileContent(o.string("id"), o.string("name"), o.string("mime"));
             case HELLO:
                 return new EmbedMessage.Hello((int) o.integer("version"), o.stringList("capabilities"));
             case READY:

@@ -16,13 +16,14 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
     Type type();
 
     /** What the host sends the widget. */
-    sealed interface ToWidget extends EmbedMessage permits Run, SetCode, GetCode, SetTheme, SetOptions, Reset {
+    sealed interface ToWidget extends EmbedMessage permits Run, SetCode, GetCode, SetTheme, SetOptions, Reset, PutFile, ListFiles, GetFile {
         String id();
     }
 
     /** What the widget sends the host. */
     sealed interface FromWidget extends EmbedMessage
-            permits Hello, Ready, StatusChange, Stream, Display, Finished, Resize, CodeChange, Reply, Failure {
+            permits Hello, Ready, StatusChange, Stream, Display, Finished, Resize, CodeChange, Reply, Failure, FileList,
+            FileContent {
     }
 
     /** Runs a cell; answered by a {@link Reply} whose {@code result} has the REST one-shot shape. */
@@ -52,6 +53,29 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
     /** A fresh interpreter: variables are gone. */
     record Reset(String id) implements ToWidget {
         public Type type() { return Type.RESET; }
+    }
+
+    /** Places a file in the workspace; its bytes (an ArrayBuffer) travel beside the message. Answered by a {@link Reply}. */
+    record PutFile(String id, String name) implements ToWidget {
+        public Type type() { return Type.PUT_FILE; }
+    }
+
+    /** Answered by a {@link FileList}. */
+    record ListFiles(String id) implements ToWidget {
+        public Type type() { return Type.LIST_FILES; }
+    }
+
+    /** Answered by a {@link FileContent}, the bytes beside it. */
+    record GetFile(String id, String name) implements ToWidget {
+        public Type type() { return Type.GET_FILE; }
+    }
+
+    record FileList(String id, List<FileEntry> files) implements FromWidget {
+        public Type type() { return Type.FILE_LIST; }
+    }
+
+    record FileContent(String id, String name, String mime) implements FromWidget {
+        public Type type() { return Type.FILE_CONTENT; }
     }
 
     record Hello(int version, List<String> capabilities) implements FromWidget {
@@ -102,7 +126,8 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
 
     enum Type {
         RUN("run"), SET_CODE("setCode"), GET_CODE("getCode"), SET_THEME("setTheme"), SET_OPTIONS("setOptions"),
-        RESET("reset"), HELLO("hello"), READY("ready"), STATUS("status"), STREAM("stream"), DISPLAY("display"),
+        RESET("reset"), PUT_FILE("putFile"), LIST_FILES("listFiles"), GET_FILE("getFile"), FILE_LIST("files"),
+        FILE_CONTENT("fileContent"), HELLO("hello"), READY("ready"), STATUS("status"), STREAM("stream"), DISPLAY("display"),
         FINISHED("finished"), RESIZE("resize"), CODE_CHANGE("codechange"), REPLY("reply"), FAILURE("error");
 
         private final String wire;

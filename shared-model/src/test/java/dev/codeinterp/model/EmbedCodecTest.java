@@ -33,7 +33,12 @@ class EmbedCodecTest {
                 new EmbedMessage.CodeChange("y = 2"),
                 new EmbedMessage.Reply("1", result, null),
                 new EmbedMessage.Reply("3", null, "x = 1"),
-                new EmbedMessage.Failure("9", "the widget was destroyed"));
+                new EmbedMessage.Failure("9", "the widget was destroyed"),
+                new EmbedMessage.PutFile("10", "data.csv"),
+                new EmbedMessage.ListFiles("11"),
+                new EmbedMessage.GetFile("12", "out.png"),
+                new EmbedMessage.FileList("11", List.of(new FileEntry("data.csv", 12, 1700000000000L, "text/csv", ""))),
+                new EmbedMessage.FileContent("12", "out.png", "image/png"));
         for (EmbedMessage m : messages) {
             assertThat(EmbedCodec.decode(EmbedCodec.encode(m))).as(m.type().wire()).isEqualTo(m);
         }

@@ -15,7 +15,8 @@ import java.util.Map;
 
 /**
  * {@code /embed}: the widget's page, the one page of ours other sites may frame. Its CSP is the
- * app's except {@code frame-ancestors}, which lists {@code CODEINTERP_EMBED_ORIGINS}; the same
+ * app's except {@code frame-ancestors}, which lists {@code CODEINTERP_EMBED_ORIGINS} (and blob: to
+ * read its own blob: URLs back); the same
  * list goes into the page (a JSON data block) so the widget can check its parent's origin itself
  * before it says a word to it. The template is the web jar's {@code public/embed.html}.
  */
@@ -32,7 +33,10 @@ final class EmbedPage {
         config.put("origins", origins.sources());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         this.page = template.replace("{{CONFIG}}", Json.write(config).replace("<", "\\u003c"));
-        this.csp = WebServer.CSP.replace("frame-ancestors 'none'", "frame-ancestors " + origins.csp());
+        // blob: in connect-src: getFile hands the host a workspace file the widget fetched into a blob: URL
+        // of its own (as the app does for previews), read back here; no other connection is added
+        this.csp = WebServer.CSP.replace("frame-ancestors 'none'", "frame-ancestors " + origins.csp())
+                .replace("connect-src 'self'", "connect-src 'self' blob:");
     }
 
     static void configure(JavalinConfig config, EmbedOrigins origins) {

@@ -31,14 +31,26 @@ public abstract class EmbedChannel implements JSObject {
         void call();
     }
 
+    @JSFunctor
+    public interface Message extends JSObject {
+        /** {@code bytes}: the message's ArrayBuffer (a file's content), or null. */
+        void call(String json, JSObject bytes);
+    }
+
+    @JSFunctor
+    public interface Bytes extends JSObject {
+        /** An ArrayBuffer, or null. */
+        void call(JSObject bytes);
+    }
+
     public interface Port extends JSObject {
-        /** Sends a message (JSON text); dropped until the host has connected. */
-        void post(String json);
+        /** Sends a message (JSON text) with {@code bytes} (or null) handed over beside it; dropped until the host has connected. */
+        void post(String json, JSObject bytes);
     }
 
     /** {@code capabilities}: comma-separated, for the hello. */
     @JSTopLevel
-    public static native Port open(String capabilities, Text refused, Text accepted, Text connected, Text receive);
+    public static native Port open(String capabilities, Text refused, Text accepted, Text connected, Message receive);
 
     @JSTopLevel
     public static native String option(String name);
@@ -54,4 +66,11 @@ public abstract class EmbedChannel implements JSObject {
 
     @JSTopLevel
     public static native void setTheme(String theme);
+
+    /** A browser File of the ArrayBuffer, for {@code WorkspaceFiles.upload}. */
+    @JSTopLevel
+    public static native JSObject toFile(JSObject bytes, String name);
+
+    @JSTopLevel
+    public static native void readBlobUrl(String url, Bytes callback);
 }

@@ -14,6 +14,7 @@ import dev.codeinterp.web.view.Composer;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
 import dev.codeinterp.web.view.StatusLine;
+import org.teavm.jso.JSObject;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /**
@@ -30,6 +31,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
     private final StatusLine status = new StatusLine();
     private final Composer composer = new Composer(this);
     private final Runs runs = new Runs();
+    private final HostFiles files = new HostFiles(this::send);
     private EmbedChannel.Port port;
     private ConversationView conversation;
     private Interpreter interpreter;
@@ -116,7 +118,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         send(new EmbedMessage.Resize(capped(root.getOffsetHeight())));
     }
 
-    private void receive(String json) {
+    private void receive(String json, JSObject bytes) {
         EmbedMessage.ToWidget m;
         try {
             m = EmbedCodec.decodeToWidget(json);
@@ -166,6 +168,15 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
                     interpreter.restart();
                 }
                 break;
+            case PUT_FILE:
+            case LIST_FILES:
+            case GET_FILE:
+                if (interpreter == null) {
+                    send(new EmbedMessage.Failure(m.id(), unusable != null ? unusable : "The interpreter is not ready yet."));
+                } else {
+                    files.handle(m, bytes, interpreter.files());
+                }
+                return;
             default:
                 break;
         }
@@ -208,8 +219,12 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
 
     /** To the host; dropped before the channel is open (connecting sends the state that matters). */
     private void send(EmbedMessage.FromWidget message) {
+        send(message, null);
+    }
+
+    private void send(EmbedMessage.FromWidget message, JSObject bytes) {
         if (port != null) {
-            port.post(EmbedCodec.encode(message));
+            port.post(EmbedCodec.encode(message), bytes);
         }
     }
 
