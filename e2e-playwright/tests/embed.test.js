@@ -127,8 +127,12 @@ test('two widgets on a page of another origin run code through run(), stream liv
     await page.evaluate(() => a.setCode('y = 2'));
     assert.equal(await page.evaluate(() => a.getCode()), 'y = 2');
 
-    // the theme follows setTheme
+    // theme 'auto' (a's default) follows the host page; setTheme overrides it
     const frameA = widgetFrame(page, 'server');
+    await page.evaluate(() => { document.documentElement.dataset.theme = 'dark'; });
+    await frameA.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.evaluate(() => { document.documentElement.dataset.theme = 'light'; });
+    await frameA.waitForFunction(() => document.documentElement.dataset.theme === 'light');
     await page.evaluate(() => a.setTheme('dark'));
     assert.equal(await frameA.evaluate(() => document.documentElement.dataset.theme), 'dark');
     assert.equal(await frameA.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(13, 17, 23)');
