@@ -1,3 +1,4 @@
+// Over 300 lines: the one root that ties the interpreter, composer and session-start callbacks to the host's requests (Runs and HostFiles hold the rest).
 package dev.codeinterp.web.embed;
 
 import dev.codeinterp.model.EmbedCodec;
