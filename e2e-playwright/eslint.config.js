@@ -3,7 +3,8 @@
 import js from '@eslint/js';
 
 const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'indexedDB', 'IDBKeyRange',
-  'XMLHttpRequest', 'URL', 'Blob', 'fetch', 'setTimeout'].map((name) => [name, 'readonly']));
+  'XMLHttpRequest', 'URL', 'Blob', 'fetch', 'setTimeout', 'clearTimeout', 'atob', 'TextDecoder', 'URLSearchParams',
+  'ResizeObserver', 'IntersectionObserver', 'File'].map((name) => [name, 'readonly']));
 
 export default [
   {
@@ -16,6 +17,15 @@ export default [
       'prefer-const': 'error',
       'no-implicit-globals': 'error',
       'no-restricted-globals': ['error', 'event', 'name', 'status'],
+    },
+  },
+  {
+    // /embed.js: a classic script for other sites' pages, defining only window.CodeInterp
+    files: ['**/public/embed.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...browser, getComputedStyle: 'readonly', matchMedia: 'readonly', MutationObserver: 'readonly',
+        MessageChannel: 'readonly', TextEncoder: 'readonly', btoa: 'readonly' },
     },
   },
 ];

@@ -18,7 +18,7 @@ test('the app\'s JavaScript passes ESLint', async () => {
   const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: join(ROOT, 'e2e-playwright/eslint.config.js') });
   const results = await eslint.lintFiles(['web/src/main/resources/public/**/*.js']);
   const linted = results.map((r) => relative(PUBLIC, r.filePath)).sort();
-  assert.deepEqual(linted, ['boot.js', ...MODULES.map((name) => `js/${name}`)].sort(), 'every file was linted');
+  assert.deepEqual(linted, ['boot.js', 'embed-boot.js', 'embed.js', ...MODULES.map((name) => `js/${name}`)].sort(), 'every file was linted');
   const problems = results.flatMap((r) => r.messages.map((m) =>
     `${relative(ROOT, r.filePath)}:${m.line}:${m.column} ${m.message} (${m.ruleId})`));
   assert.deepEqual(problems, []);

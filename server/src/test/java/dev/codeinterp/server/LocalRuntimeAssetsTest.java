@@ -74,9 +74,11 @@ class LocalRuntimeAssetsTest {
         assertThat(csp.get("worker-src")).isEqualTo("blob:");
         assertThat(csp.get("connect-src").split(" ")).containsExactlyInAnyOrder(
                 origin + runtimePath, origin + pyodidePath, origin + "/local/wheels/");
-        assertThat(csp.get("frame-ancestors")).isEqualTo(origin);
+        // the app, and the pages that may frame the embed widget (which nests this frame)
+        assertThat(csp.get("frame-ancestors")).isEqualTo(origin + " " + app.settings.embedOrigins().csp());
         assertThat(csp.get("form-action")).isEqualTo("'none'");
-        assertThat(header(r, "Content-Security-Policy")).doesNotContain("unsafe-inline", "'unsafe-eval'", "*");
+        assertThat(header(r, "Content-Security-Policy")).doesNotContain("unsafe-inline", "'unsafe-eval'");
+        assertThat(csp.get("script-src") + csp.get("connect-src")).doesNotContain("*");
         assertThat(r.body()).contains("<script src=\"" + runtimePath + "cells.js\"></script>\n"
                 + "<script src=\"" + runtimePath + "workspace.js\"></script>\n"
                 + "<script src=\"" + runtimePath + "runtime.js\"></script>")

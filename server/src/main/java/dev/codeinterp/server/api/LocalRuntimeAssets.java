@@ -47,6 +47,8 @@ final class LocalRuntimeAssets {
     private final String runtimePath;
     private final PackageSource packages;
     private final String pageTemplate;
+    /** The pages that may frame the embed widget, which may hold this frame too. */
+    private final String embedAncestors;
 
     private LocalRuntimeAssets(LocalAssetBundle bundle, Settings settings) {
         this.bundle = bundle;
@@ -54,6 +56,7 @@ final class LocalRuntimeAssets {
         this.indexPath = "/pyodide/" + bundle.pyodideVersion() + "/";
         this.runtimePath = "/local/" + bundle.runtimeHash() + "/";
         this.packages = PackageSource.of(settings.pyodidePackagesUrl(), indexPath);
+        this.embedAncestors = settings.embedOrigins().csp();
         LocalRuntimeConfig page = new LocalRuntimeConfig(bundle.pyodideVersion(), indexPath, packages.url(), runtimePath,
                 WHEELS_PATH, settings.maxUploadBytes(), settings.defaultTimeout().toMillis(), settings.outputCapBytes());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
@@ -81,7 +84,7 @@ final class LocalRuntimeAssets {
     /** The framed page: its configuration inline, and a CSP that limits it to our assets. */
     void runtimePage(Context ctx) {
         String origin = origin(ctx);
-        ctx.header("Content-Security-Policy", SecurityHeaders.runtimeCsp(origin,
+        ctx.header("Content-Security-Policy", SecurityHeaders.runtimeCsp(origin, embedAncestors,
                 List.of(origin + runtimePath, origin + indexPath),
                 List.of(origin + runtimePath, origin + indexPath, origin + WHEELS_PATH, packages.cspSource(origin))));
         ctx.header("Cache-Control", "no-cache");

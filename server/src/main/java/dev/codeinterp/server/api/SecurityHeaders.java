@@ -15,27 +15,39 @@ final class SecurityHeaders {
 
     /**
      * The frame that renders HTML outputs: loaded in a sandbox without allow-same-origin, it may
-     * run the output's scripts but reach no network and be framed only by the app.
+     * run the output's scripts but reach no network and be framed only by the app (or by the app's
+     * embed widget: frame-ancestors checks every ancestor, so the pages that may frame the widget
+     * are listed too).
      */
-    static final String OUTPUT_FRAME_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-            + "img-src data: blob:; font-src data:; frame-ancestors 'self'";
+    static String outputFrameCsp(String embedAncestors) {
+        return "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                + "img-src data: blob:; font-src data:; frame-ancestors 'self' " + embedAncestors;
+    }
 
     static final String RUNTIME_PAGE = "/local/runtime.html";
 
-    static void apply(Context ctx) {
+    /** {@code embedAncestors}: the CSP sources that may frame the embed widget (its page sets its own CSP). */
+    static void apply(Context ctx, String embedAncestors) {
         String path = ctx.path();
         boolean outputFrame = path.equals("/frame.html");
         boolean runtimePage = path.equals(RUNTIME_PAGE);
-        ctx.header("Content-Security-Policy", outputFrame ? OUTPUT_FRAME_CSP : WebServer.CSP);
+        boolean embedPage = path.equals(EmbedPage.PATH);
+        ctx.header("Content-Security-Policy", outputFrame ? outputFrameCsp(embedAncestors) : WebServer.CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("Referrer-Policy", "no-referrer");
-        ctx.header("X-Frame-Options", outputFrame || runtimePage ? "SAMEORIGIN" : "DENY");
+        if (!embedPage) {
+            // the widget's page is framed by other sites: its CSP frame-ancestors says which
+            ctx.header("X-Frame-Options", outputFrame || runtimePage ? "SAMEORIGIN" : "DENY");
+        }
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
         ctx.header("Cross-Origin-Embedder-Policy", "require-corp");
         if (!runtimePage && (path.startsWith("/pyodide/") || path.startsWith("/local/"))) {
             // Fetched by the runtime frame and its worker, whose origin is opaque ("null"): to them
             // our own origin is another one. Public, credential-free static files.
             ctx.header("Access-Control-Allow-Origin", "*");
+            ctx.header("Cross-Origin-Resource-Policy", "cross-origin");
+        } else if (embedPage || path.equals("/embed.js")) {
+            // framed by, and loaded as a script into, other sites' pages
             ctx.header("Cross-Origin-Resource-Policy", "cross-origin");
         } else {
             ctx.header("Cross-Origin-Resource-Policy", "same-origin");
@@ -52,12 +64,12 @@ final class SecurityHeaders {
      * can fetch static files there and nothing else, so whatever it computes stays in the browser.
      * A blob: worker inherits this policy.
      */
-    static String runtimeCsp(String origin, List<String> scriptSources, List<String> connectSources) {
+    static String runtimeCsp(String origin, String embedAncestors, List<String> scriptSources, List<String> connectSources) {
         return "default-src 'none'; "
                 + "script-src " + String.join(" ", scriptSources) + " 'wasm-unsafe-eval'; "
                 + "worker-src blob:; "
                 + "connect-src " + String.join(" ", connectSources.stream().distinct().toList()) + "; "
                 + "base-uri 'none'; form-action 'none'; "
-                + "frame-ancestors " + origin;
+                + "frame-ancestors " + origin + " " + embedAncestors;
     }
 }

@@ -65,10 +65,12 @@ public final class WebServer implements AutoCloseable {
                 });
             }
             LocalRuntimeAssets.configure(config, settings);
+            EmbedPage.configure(config, settings.embedOrigins());
             var routes = config.routes;
             ApiErrors.register(routes, metrics);
+            String embedAncestors = settings.embedOrigins().csp();
             routes.before(RequestLog::begin);
-            routes.before(SecurityHeaders::apply);
+            routes.before(ctx -> SecurityHeaders.apply(ctx, embedAncestors));
             routes.after(RequestLog::end);
             routes.get("/healthz", health::health);
             routes.get("/metrics", metricsApi::scrape);

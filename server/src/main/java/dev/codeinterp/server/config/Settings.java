@@ -40,7 +40,8 @@ public record Settings(
         int maxSessions,
         int maxSessionsPerClient,
         int maxQueuedCells,
-        int maxConcurrentCreates) {
+        int maxConcurrentCreates,
+        EmbedOrigins embedOrigins) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -135,7 +136,8 @@ public record Settings(
                 r.integer("MAX_SESSIONS", 1000),
                 r.integer("MAX_SESSIONS_PER_CLIENT", 250),
                 r.integer("MAX_QUEUED_CELLS", 32),
-                r.integer("MAX_CONCURRENT_CREATES", 8));
+                r.integer("MAX_CONCURRENT_CREATES", 8),
+                EmbedOrigins.parse(r.list("EMBED_ORIGINS")));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

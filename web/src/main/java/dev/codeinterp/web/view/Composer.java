@@ -97,9 +97,14 @@ public final class Composer {
         editor.focus();
     }
 
-    private void setCode(String code) {
+    /** Replaces what is in the editor (the embed widget's host sets it). */
+    public void setCode(String code) {
         Browser.setValue(editor, code);
         rehighlight();
+    }
+
+    public String code() {
+        return Browser.value(editor);
     }
 
     private void rehighlight() {

@@ -44,7 +44,7 @@ public final class Dom {
         e.appendChild(document().createTextNode(text));
     }
 
-    static void clear(HTMLElement e) {
+    public static void clear(HTMLElement e) {
         while (e.getFirstChild() != null) {
             e.removeChild(e.getFirstChild());
         }

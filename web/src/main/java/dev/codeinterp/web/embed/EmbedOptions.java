@@ -1,0 +1,80 @@
+package dev.codeinterp.web.embed;
+
+import dev.codeinterp.web.bindings.EmbedChannel;
+
+/**
+ * The widget's options, from the URL fragment (never sent to the server): {@code code} and
+ * {@code prerun} base64url, {@code language}, {@code runtime} server|browser|auto, {@code autorun}
+ * 0|1|visible, {@code readonly}, {@code ui} full|editor|output, {@code theme} light|dark|auto,
+ * {@code height} auto|px, {@code maxHeight}. Unknown values fall back to the defaults.
+ */
+final class EmbedOptions {
+    enum Runtime { SERVER, BROWSER, AUTO }
+
+    enum Autorun { NO, YES, VISIBLE }
+
+    final String code;
+    final String prerun;
+    final String language;
+    final Runtime runtime;
+    final Autorun autorun;
+    boolean readonly;
+    String ui;
+    final String theme;
+    long maxHeight;
+
+    private EmbedOptions(String code, String prerun, String language, Runtime runtime, Autorun autorun, boolean readonly,
+                         String ui, String theme, long maxHeight) {
+        this.code = code;
+        this.prerun = prerun;
+        this.language = language;
+        this.runtime = runtime;
+        this.autorun = autorun;
+        this.readonly = readonly;
+        this.ui = ui;
+        this.theme = theme;
+        this.maxHeight = maxHeight;
+    }
+
+    static EmbedOptions fromFragment() {
+        String runtime = or(EmbedChannel.option("runtime"), "auto");
+        String autorun = or(EmbedChannel.option("autorun"), "0");
+        String ui = or(EmbedChannel.option("ui"), "full");
+        String theme = or(EmbedChannel.option("theme"), "auto");
+        return new EmbedOptions(
+                decoded(EmbedChannel.option("code")),
+                decoded(EmbedChannel.option("prerun")),
+                or(EmbedChannel.option("language"), "python"),
+                runtime.equals("server") ? Runtime.SERVER : runtime.equals("browser") ? Runtime.BROWSER : Runtime.AUTO,
+                autorun.equals("1") ? Autorun.YES : autorun.equals("visible") ? Autorun.VISIBLE : Autorun.NO,
+                "1".equals(EmbedChannel.option("readonly")) || "true".equals(EmbedChannel.option("readonly")),
+                ui.equals("editor") || ui.equals("output") ? ui : "full",
+                theme.equals("light") || theme.equals("dark") ? theme : "auto",
+                pixels(EmbedChannel.option("maxHeight")));
+    }
+
+    /** Whether the editor shows: not readonly, and not an output-only widget. */
+    boolean editable() {
+        return !readonly && !ui.equals("output");
+    }
+
+    private static String decoded(String base64Url) {
+        if (base64Url == null || base64Url.isEmpty()) {
+            return "";
+        }
+        String text = EmbedChannel.base64UrlText(base64Url);
+        return text == null ? "" : text;
+    }
+
+    /** A positive whole number of pixels, else 0 (no cap). */
+    static long pixels(String value) {
+        if (value == null || !value.matches("[0-9]{1,6}")) {
+            return 0;
+        }
+        return Long.parseLong(value);
+    }
+
+    private static String or(String value, String fallback) {
+        return value == null || value.isEmpty() ? fallback : value;
+    }
+}
