@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Folds one execution's events into the REST one-shot answer ({@link ExecuteResponse}), for a
- * caller that sees events one by one (the embed widget). The rules are the server's
- * {@code ExecutionCollector}'s: stdout and stderr concatenated, every MIME bundle a result, PNGs
- * also images, the first error kept, truncation noted on stderr.
+ * Folds one execution's events into the REST one-shot answer ({@link ExecuteResponse}): stdout and
+ * stderr concatenated, every MIME bundle a result, PNGs also images, the first error kept,
+ * truncation noted on stderr. The one home of these rules: the server's REST answers and the embed
+ * widget's {@code run()} results both come from it.
  */
 public final class ResultFold {
     private final StringBuilder stdout = new StringBuilder();
@@ -44,7 +44,7 @@ public final class ResultFold {
             case FINISHED: {
                 Status status = ((Event.Finished) event).status();
                 return new ExecuteResponse(status == Status.OK, status, stdout.toString(), stderr.toString(),
-                        new ArrayList<>(results), new ArrayList<>(images), error, executionSeconds, List.of());
+                        List.copyOf(results), List.copyOf(images), error, executionSeconds, List.of());
             }
             default:
                 return null;
