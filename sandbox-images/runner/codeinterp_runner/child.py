@@ -7,6 +7,7 @@ its error, its end) as JSON lines on a control pipe; ``run`` turns those into th
 
 import json
 import os
+import select
 import signal
 import subprocess
 
@@ -58,7 +59,7 @@ class ChildLanguage:
             return 'error'
         while True:
             try:
-                message = self._next_message()
+                message = self._next_message(resend_interrupt=interrupted)
                 if message is None:
                     code = self._proc.wait()
                     self.close()
@@ -115,9 +116,16 @@ class ChildLanguage:
             except OSError:
                 pass
 
-    def _next_message(self):
-        """The next control line as a dict; None at EOF (the child died)."""
+    def _next_message(self, resend_interrupt=False):
+        """The next control line as a dict; None at EOF (the child died).
+
+        After an interrupt the signal is sent again every half second until the cell ends: one that
+        lands just as a script finishes its synchronous part is swallowed by Node's SIGINT watchdog.
+        """
         while b'\n' not in self._buffer:
+            if resend_interrupt and not select.select([self._control], [], [], 0.5)[0]:
+                self._interrupt()
+                continue
             chunk = os.read(self._control, 65536)
             if not chunk:
                 return None
