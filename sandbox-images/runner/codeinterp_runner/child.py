@@ -61,9 +61,9 @@ class ChildLanguage:
             try:
                 message = self._next_message(resend_interrupt=interrupted)
                 if message is None:
-                    code = self._proc.wait()
+                    exit_status = self._proc.wait()
                     self.close()
-                    sink.send(protocol.error('ExitCode', f'the {self.name} process exited (exit status {code}); '
+                    sink.send(protocol.error('ExitCode', f'the {self.name} process exited (exit status {exit_status}); '
                                              'its state is lost and the next cell starts a fresh one', []))
                     return 'interrupted' if interrupted else 'error'
                 kind = message.get('type')
