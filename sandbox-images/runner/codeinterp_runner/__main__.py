@@ -37,7 +37,7 @@ def main():
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
-        runner.execute(message['id'], message['code'], message['max_output_bytes'])
+        runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'])
         if transport.forked:
             break
     os._exit(0)  # threads a cell left running must not keep the sandbox alive

@@ -11,6 +11,7 @@ import traceback
 import types
 
 from . import plots, protocol
+from .languages import OtherLanguages
 from .display import DisplayFormatter
 from .output import CellLock, OutputSink
 from .streams import NoInput, OutputStream, input_unavailable
@@ -67,14 +68,16 @@ class Runner:
         self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
         self._in_cell = False  # True only while user code may run: SIGINT raises only then
         self._loop = None  # event loop for top-level await, made on first use
+        self._others = OtherLanguages(available=with_fds and not IN_BROWSER)
         plots.install()
 
     def close(self):
+        self._others.close()
         self._sink.close()
 
     # -- executing --
 
-    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES):
+    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES, language='python'):
         """Runs one cell: emits started, its output, then finished; returns the finished event."""
         self.execution_count += 1
         count = self.execution_count
@@ -88,16 +91,10 @@ class Runner:
         status = 'error'
         saved = self._enter_cell()
         try:
-            error = self._protected(self._run_cell, code, count)
-            if error is not None:
-                self._report(error)
-            figure_error = self._protected(self.show_figures, True)  # like Jupyter's inline backend
-            if figure_error is not None:
-                self._report(figure_error)
-            if error is None:
-                error = figure_error
-            status = ('ok' if error is None else
-                      'interrupted' if isinstance(error, KeyboardInterrupt) else 'error')
+            if language == 'python':
+                status = self._run_python(code, count)
+            else:
+                status = self._run_other(language, code, count)
         except Exception as exc:  # a runner bug: report it, and still finish the cell
             self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), traceback.format_exception(exc)))
         finally:
@@ -111,6 +108,24 @@ class Runner:
                 finished['peak_memory_kb'] = usage_after[1]
             self._emit(finished)
         return finished
+
+    def _run_python(self, code, count):
+        error = self._protected(self._run_cell, code, count)
+        if error is not None:
+            self._report(error)
+        figure_error = self._protected(self.show_figures, True)  # like Jupyter's inline backend
+        if figure_error is not None:
+            self._report(figure_error)
+        if error is None:
+            error = figure_error
+        return 'ok' if error is None else 'interrupted' if isinstance(error, KeyboardInterrupt) else 'error'
+
+    def _run_other(self, language, code, count):
+        self._in_cell = True  # interrupts raise in the wait for the child, which passes them on
+        try:
+            return self._others.run(language, code, count, self._sink)
+        finally:
+            self._in_cell = False
 
     def _protected(self, work, *args):
         """Runs user-facing work with interrupts live; returns the exception it raised, if any."""

@@ -8,6 +8,7 @@ it to the events built without one here (``display_data``, ``execute_result``, `
 import json
 
 DEFAULT_MAX_OUTPUT_BYTES = 1 << 20
+LANGUAGES = ('python', 'javascript', 'bash')  # a cell's `language`; python when absent
 STREAM_CHUNK_BYTES = 64 * 1024  # the largest `text` of one stream event, in UTF-8 bytes
 
 
@@ -27,6 +28,9 @@ def parse_command(line):
             raise ValueError("execute needs a string 'id'")
         if not isinstance(message.get('code'), str):
             raise ValueError("execute needs a string 'code'")
+        language = message.setdefault('language', 'python')
+        if language not in LANGUAGES:
+            raise ValueError(f"unknown language {language!r}; use one of {', '.join(LANGUAGES)}")
         limit = message.get('max_output_bytes')
         if limit is None:
             message['max_output_bytes'] = DEFAULT_MAX_OUTPUT_BYTES

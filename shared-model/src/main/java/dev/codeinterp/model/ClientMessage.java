@@ -11,8 +11,15 @@ public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage
         public ClientMessageType type() { return ClientMessageType.HELLO; }
     }
 
-    /** Run a cell. {@code timeoutSeconds} is optional (null: the server's default). */
-    record Execute(String code, Double timeoutSeconds) implements ClientMessage {
+    /**
+     * Run a cell. {@code timeoutSeconds} is optional (null: the server's default); so is
+     * {@code language} (null: python; see {@link Language#fromWire}).
+     */
+    record Execute(String code, Double timeoutSeconds, String language) implements ClientMessage {
+        public Execute(String code, Double timeoutSeconds) {
+            this(code, timeoutSeconds, null);
+        }
+
         public ClientMessageType type() { return ClientMessageType.EXECUTE; }
     }
 

@@ -66,6 +66,9 @@ final class FrameCodec {
             case EXECUTE: {
                 ClientMessage.Execute e = (ClientMessage.Execute) message;
                 m.put("code", e.code());
+                if (e.language() != null) {
+                    m.put("language", e.language());
+                }
                 if (e.timeoutSeconds() != null) {
                     m.put("timeout", e.timeoutSeconds());
                 }
@@ -88,7 +91,7 @@ final class FrameCodec {
             case HELLO:
                 return new ClientMessage.Hello(o.string("token"), o.optInteger("last_seq", 0));
             case EXECUTE:
-                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"));
+                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"), o.optString("language", null));
             case INTERRUPT:
                 return new ClientMessage.Interrupt();
             case RESTART:
@@ -112,11 +115,12 @@ final class FrameCodec {
         return new RunnerMessage.CellEvent(o.string("id"), EventCodec.decodeEvent(o));
     }
 
-    static String encodeRunnerExecute(String executionId, String code, long maxOutputBytes) {
+    static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "execute");
         m.put("id", executionId);
         m.put("code", code);
+        m.put("language", language.wire());
         m.put("max_output_bytes", maxOutputBytes);
         return Json.write(m);
     }

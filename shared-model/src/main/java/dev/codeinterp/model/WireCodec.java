@@ -50,8 +50,8 @@ public final class WireCodec {
         return FrameCodec.decodeRunnerLine(line);
     }
 
-    public static String encodeRunnerExecute(String executionId, String code, long maxOutputBytes) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, maxOutputBytes);
+    public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes);
     }
 
     /** A command without arguments, such as {@code interrupt}. */

@@ -44,6 +44,17 @@ class WireCodecTest {
     }
 
     @Test
+    void a_cell_language_rides_on_execute_and_unknown_names_are_refused() {
+        ClientMessage.Execute js = new ClientMessage.Execute("1", null, "javascript");
+        assertThat(WireCodec.decodeClientMessage(WireCodec.encode(js))).isEqualTo(js);
+        assertThat(((ClientMessage.Execute) WireCodec.decodeClientMessage("{\"type\":\"execute\",\"code\":\"1\"}")).language()).isNull();
+        assertThat(Language.fromWire(null)).isEqualTo(Language.PYTHON);
+        assertThat(Language.fromWire("Bash")).isEqualTo(Language.BASH);
+        assertThat(WireCodec.encodeRunnerExecute("e1", "echo", Language.BASH, 10)).contains("\"language\":\"bash\"");
+        assertThatThrownBy(() -> Language.fromWire("cobol")).hasMessage("language 'cobol' is not supported; use python, javascript or bash");
+    }
+
+    @Test
     void a_runner_line_becomes_a_cell_event_or_readiness() {
         assertThat(WireCodec.decodeRunnerLine("{\"type\":\"ready\",\"python\":\"3.11.2\",\"pid\":7}"))
                 .isEqualTo(new RunnerMessage.Ready("3.11.2", 7));

@@ -3,6 +3,7 @@ package dev.codeinterp.server.api;
 import dev.codeinterp.model.EventHistory;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionCreated;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
@@ -37,7 +38,8 @@ final class RestApi {
         Client client = clients.of(ctx);
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(client, request.code(), timeout(request), request.files(), settings.maxReturnedFilesBytes());
+        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), timeout(request),
+                request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -52,7 +54,7 @@ final class RestApi {
         if (!request.files().isEmpty()) {
             throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
         }
-        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), timeout(request))));
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), timeout(request))));
     }
 
     void history(Context ctx) {
@@ -105,9 +107,7 @@ final class RestApi {
     private ExecuteRequest parseExecute(Context ctx) {
         String body = ctx.body();
         ExecuteRequest request = WireCodec.decodeExecuteRequest(body);
-        if (!"python".equalsIgnoreCase(request.language())) {
-            throw new ApiErrors.BadRequest("language '" + request.language() + "' is not supported; only 'python' is");
-        }
+        language(request); // an unknown language is refused before anything runs
         if (request.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
             throw new ApiErrors.BadRequest("code is larger than " + settings.maxCodeBytes() + " bytes");
         }
@@ -137,6 +137,14 @@ final class RestApi {
     }
 
     private static final java.util.regex.Pattern BASE64 = java.util.regex.Pattern.compile("[A-Za-z0-9+/]*={0,2}");
+
+    private static Language language(ExecuteRequest request) {
+        try {
+            return Language.fromWire(request.language());
+        } catch (IllegalArgumentException e) {
+            throw new ApiErrors.BadRequest(e.getMessage());
+        }
+    }
 
     private Duration timeout(ExecuteRequest request) {
         try {

@@ -1,5 +1,6 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
@@ -119,7 +120,8 @@ final class SessionSocket {
                     if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
                         throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
                     }
-                    connection.session.submit(execute.code(), settings.timeoutFor(execute.timeoutSeconds()));
+                    connection.session.submit(execute.code(), Language.fromWire(execute.language()),
+                            settings.timeoutFor(execute.timeoutSeconds()));
                     break;
                 }
                 case INTERRUPT:

@@ -1,6 +1,7 @@
 // Over 300 lines: the actor (its callers' methods, inbox, dispatch and what each signal does) reads as one; every policy is its own class.
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
@@ -103,13 +104,18 @@ public final class Session {
      * stored, when the session already holds its limit of waiting and running cells.
      */
     public String submit(String code, Duration timeout) {
+        return submit(code, Language.PYTHON, timeout);
+    }
+
+    /** As {@link #submit(String, Duration)}, in {@code language}: each language keeps its own state. */
+    public String submit(String code, Language language, Duration timeout) {
         if (closed) {
             throw new SessionClosedException();
         }
         String executionId = cells.accept(code);
         busy = true;
         touch();
-        inbox.add(new Signal.Submit(executionId, code, timeout));
+        inbox.add(new Signal.Submit(executionId, code, language, timeout));
         return executionId;
     }
 
@@ -255,7 +261,7 @@ public final class Session {
             return;
         }
         cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime()), slot.workspace());
-        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), limits.outputCapBytes()));
+        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes()));
     }
 
     private void onRunnerMessage(RunnerMessage message) {

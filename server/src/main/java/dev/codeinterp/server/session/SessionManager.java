@@ -1,5 +1,6 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
@@ -204,10 +205,15 @@ public final class SessionManager implements AutoCloseable {
 
     /** Runs one cell and waits for its end (the REST API's synchronous execute). */
     public ExecuteResponse execute(Session session, String code, Duration timeout) {
+        return execute(session, code, Language.PYTHON, timeout);
+    }
+
+    /** As {@link #execute(Session, String, Duration)}, in {@code language}. */
+    public ExecuteResponse execute(Session session, String code, Language language, Duration timeout) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, timeout));
+            collector.track(session.submit(code, language, timeout));
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -228,8 +234,8 @@ public final class SessionManager implements AutoCloseable {
      * in its workspace, answering with the files the code created or changed, up to
      * {@code maxReturnedBytes} of content in all; everything is removed afterwards.
      */
-    public ExecuteResponse executeOnce(Client client, String code, Duration timeout, List<ExecuteRequest.InputFile> files,
-                                       long maxReturnedBytes) {
+    public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout,
+                                       List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
         Created created = create(client, true);
         Session session = created.session();
         try {
@@ -239,7 +245,7 @@ public final class SessionManager implements AutoCloseable {
                 workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
-            ExecuteResponse response = execute(session, code, timeout);
+            ExecuteResponse response = execute(session, code, language, timeout);
             return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
         } finally {
             close(session);

@@ -1,5 +1,6 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.server.sandbox.Sandbox;
 
@@ -15,7 +16,7 @@ sealed interface Signal {
     Kind kind();
 
     /** A cell accepted (its {@code queued} event already stored). */
-    record Submit(String executionId, String code, Duration timeout) implements Signal {
+    record Submit(String executionId, String code, Language language, Duration timeout) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }

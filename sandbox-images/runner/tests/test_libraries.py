@@ -1,0 +1,18 @@
+"""The preinstalled libraries analysis code reaches for first (the image's packages.txt)."""
+
+import unittest
+
+from .harness import ProcessTestCase, importable, result_text
+
+LIBRARIES = ('sklearn', 'seaborn', 'sympy', 'statsmodels', 'networkx', 'bs4', 'lxml', 'plotly', 'requests', 'tabulate')
+
+
+@unittest.skipUnless(all(importable(name) for name in LIBRARIES), 'the image libraries are not installed here')
+class PreinstalledLibraries(ProcessTestCase):
+    def test_every_library_imports_in_a_cell(self):
+        self.assert_ok(self.run_cell('import ' + ', '.join(LIBRARIES)))
+
+    def test_scikit_learn_fits_a_model(self):
+        events = self.run_cell('from sklearn.linear_model import LinearRegression\n'
+                               'LinearRegression().fit([[0], [1], [2]], [1, 3, 5]).coef_.round(3).tolist()')
+        self.assertEqual(result_text(events), '[2.0]')
