@@ -1,6 +1,7 @@
 package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.session.ReturnedFiles;
@@ -41,34 +42,39 @@ final class CodeTools {
     CallToolResult runCode(McpSyncServerExchange exchange, CallToolRequest request) {
         Args args = Args.of(request.arguments());
         String code = args.requiredString("code");
-        String language = args.optionalString("language");
-        if (language != null && !"python".equalsIgnoreCase(language)) {
-            throw new ToolError("language '" + language + "' is not supported; only 'python' is");
+        Language language;
+        try {
+            language = Language.fromWire(args.optionalString("language"));
+        } catch (IllegalArgumentException e) {
+            throw new ToolError(e.getMessage());
         }
         if (code.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
             throw new ToolError("code is larger than " + settings.maxCodeBytes() + " bytes");
         }
         Duration timeout = timeout(args.optionalNumber("timeout"));
         PackageCheck packages = PackageCheck.of(args.optionalStrings("packages"));
+        if (!packages.isEmpty() && language != Language.PYTHON) {
+            throw new ToolError("packages can be checked for python only, for now");
+        }
         String sessionId = args.optionalString("session_id");
         Object progressToken = request.meta() == null ? null : request.meta().get("progressToken");
         if (sessionId != null) {
             Session session = mcpSessions.open(exchange.sessionId(), sessionId);
-            return results.of(run(exchange, session, code, timeout, packages, progressToken));
+            return results.of(run(exchange, session, code, language, timeout, packages, progressToken));
         }
         // REST's one-shot, step by step rather than through sessions.executeOnce: progress needs the session it runs in
         SessionManager.Created created = sessions.create(McpEndpoint.client(exchange), true);
         Session session = created.session();
         try {
             Map<String, Workspace.Stamp> before = session.workspace().snapshot();
-            ExecuteResponse ran = run(exchange, session, code, timeout, packages, progressToken);
+            ExecuteResponse ran = run(exchange, session, code, language, timeout, packages, progressToken);
             return results.of(ran.withFiles(ReturnedFiles.since(session.workspace(), before, settings.maxReturnedFilesBytes(), "run in a session and read them")));
         } finally {
             sessions.close(session);
         }
     }
 
-    private ExecuteResponse run(McpSyncServerExchange exchange, Session session, String code, Duration timeout,
+    private ExecuteResponse run(McpSyncServerExchange exchange, Session session, String code, Language language, Duration timeout,
                                PackageCheck packages, Object progressToken) {
         if (!packages.isEmpty()) {
             List<String> missing = packages.missingFrom(sessions.execute(session, packages.probe(), timeout));
@@ -82,7 +88,7 @@ final class CodeTools {
             session.subscribe(session.lastSeq(), relay);
         }
         try {
-            return sessions.execute(session, code, timeout);
+            return sessions.execute(session, code, language, timeout);
         } finally {
             if (relay != null) {
                 session.unsubscribe(relay);

@@ -27,7 +27,7 @@ final class ToolCatalog {
                 """
                 {"type": "object", "properties": {
                   "code": {"type": "string", "description": "The Python source to run, as in a notebook cell."},
-                  "language": {"type": "string", "description": "Only \\"python\\" is supported (the default)."},
+                  "language": {"type": "string", "enum": ["python", "javascript", "bash"], "description": "\\"python\\" (the default), \\"javascript\\" (Node.js, REPL semantics) or \\"bash\\"; in a session each language keeps its own state and all share the files."},
                   "timeout": {"type": "number",
                     "description": "Seconds the code may run before it is stopped; the server's default and maximum apply."},
                   "packages": {"type": "array", "maxItems": 64,

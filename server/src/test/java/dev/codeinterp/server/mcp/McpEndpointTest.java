@@ -96,6 +96,17 @@ class McpEndpointTest {
     }
 
     @Test
+    void run_code_speaks_javascript_and_bash_and_its_schema_refuses_a_language_it_does_not_know() {
+        JsonObject js = alice().result("run_code", Map.of("language", "javascript", "code", "const n = 6 * 7; console.log(n)"));
+        assertThat(js.object("structuredContent").string("stdout")).isEqualTo("42\n");
+        JsonObject sh = alice().result("run_code", Map.of("language", "bash", "code", "echo $((6*7))"));
+        assertThat(sh.object("structuredContent").string("stdout")).isEqualTo("42\n");
+        JsonObject cobol = alice().result("run_code", Map.of("language", "cobol", "code", "DISPLAY 1"));
+        assertThat(cobol.optBoolean("isError", false)).isTrue();
+        assertThat(text(cobol)).contains("/language: does not have a value in the enumeration");
+    }
+
+    @Test
     void a_session_keeps_state_and_streams_progress_when_asked() {
         McpHttp mcp = alice();
         String id = mcp.result("create_session", Map.of()).object("structuredContent").string("session_id");
@@ -235,7 +246,7 @@ class McpEndpointTest {
         JsonObject wrongTimeout = mcp.result("run_code", Map.of("code", "1", "timeout", "soon"));
         assertThat(wrongTimeout.optBoolean("isError", false)).isTrue();
         JsonObject language = mcp.result("run_code", Map.of("code", "1", "language", "r"));
-        assertThat(text(language)).contains("language 'r' is not supported; only 'python' is");
+        assertThat(text(language)).contains("/language: does not have a value in the enumeration");
         JsonObject hugeCode = mcp.result("run_code", Map.of("code", "#".repeat(100_000)));
         assertThat(text(hugeCode)).contains("code is larger than");
         JsonObject stranger = mcp.result("interrupt", Map.of("session_id", "s_" + "0".repeat(30)));
