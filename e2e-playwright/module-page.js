@@ -36,5 +36,15 @@ export async function modulePage(browser) {
   };
 }
 
+/** Runs `use(harness)` on a fresh module page of `browser`, closing its context afterwards whatever happens. */
+export async function withModulePage(browser, use) {
+  const harness = await modulePage(browser);
+  try {
+    await use(harness);
+  } finally {
+    await harness.context.close();
+  }
+}
+
 /** An HTML page whose inline script is `script` (unit pages have no CSP). */
 export const htmlPage = (script) => ({ contentType: 'text/html', body: `<!DOCTYPE html><body><script>${script}</script></body>` });

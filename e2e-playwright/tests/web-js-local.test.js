@@ -3,20 +3,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from '../browser.js';
-import { modulePage, htmlPage, ORIGIN } from '../module-page.js';
+import { withModulePage, htmlPage, ORIGIN } from '../module-page.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function withPage(use) {
-  const harness = await modulePage(browser);
-  try {
-    await use(harness);
-  } finally {
-    await harness.context.close();
-  }
-}
+const withPage = (use) => withModulePage(browser, use);
 
 test('a conversation\'s events come back in seq order, apart from other conversations, a rewrite replacing', () => withPage(async ({ page, load }) => {
   await load('/js/history-db.js', 'historyDb');

@@ -7,20 +7,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from '../browser.js';
-import { modulePage } from '../module-page.js';
+import { withModulePage } from '../module-page.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function withPage(use) {
-  const harness = await modulePage(browser);
-  try {
-    await use(harness);
-  } finally {
-    await harness.context.close();
-  }
-}
+const withPage = (use) => withModulePage(browser, use);
 
 test('storage remembers values, and a browser that refuses storage neither throws nor remembers', () => withPage(async ({ page, load }) => {
   await load('/js/storage.js', 'storage');

@@ -48,16 +48,7 @@ public final class EmbedCodec {
             case FILE_LIST: {
                 EmbedMessage.FileList f = (EmbedMessage.FileList) message;
                 m.put("id", f.id());
-                List<Object> files = new ArrayList<>();
-                for (FileEntry e : f.files()) {
-                    Map<String, Object> entry = new LinkedHashMap<>();
-                    entry.put("name", e.name());
-                    entry.put("size", e.size());
-                    entry.put("modified", e.modifiedMs());
-                    entry.put("mime", e.mime());
-                    files.add(entry);
-                }
-                m.put("files", files);
+                m.put("files", WorkspaceCodec.fieldsWithoutUrl(f.files()));
                 break;
             }
             case FILE_CONTENT: {

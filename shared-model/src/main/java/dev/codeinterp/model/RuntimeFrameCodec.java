@@ -80,16 +80,7 @@ public final class RuntimeFrameCodec {
             case FILES: {
                 RuntimeFrameMessage.Files f = (RuntimeFrameMessage.Files) message;
                 m.put("requestId", f.requestId());
-                List<Object> files = new ArrayList<>();
-                for (FileEntry e : f.files()) {
-                    Map<String, Object> entry = new LinkedHashMap<>();
-                    entry.put("name", e.name());
-                    entry.put("size", e.size());
-                    entry.put("modified", e.modifiedMs());
-                    entry.put("mime", e.mime());
-                    files.add(entry);
-                }
-                m.put("files", files);
+                m.put("files", WorkspaceCodec.fieldsWithoutUrl(f.files()));
                 break;
             }
             case FILE_CONTENT: {

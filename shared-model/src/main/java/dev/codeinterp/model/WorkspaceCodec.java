@@ -56,6 +56,17 @@ final class WorkspaceCodec {
         return m;
     }
 
+    /** A file list as the browser-side channels carry it (runtime frame, embed widget): no REST url. */
+    static List<Object> fieldsWithoutUrl(List<FileEntry> files) {
+        List<Object> out = new ArrayList<>();
+        for (FileEntry f : files) {
+            Map<String, Object> m = fields(f);
+            m.remove("url");
+            out.add(m);
+        }
+        return out;
+    }
+
     private static List<Object> fields(List<FileEntry> files) {
         List<Object> out = new ArrayList<>();
         for (FileEntry f : files) {
