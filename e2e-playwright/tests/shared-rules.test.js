@@ -23,3 +23,10 @@ test('a lone surrogate in a name is refused', () => {
     assert.throws(() => checkName(name), { message: 'file names may not contain unassigned or private-use characters' });
   }
 });
+
+test('the embed frame allows a parent origin exactly when the shared table says', async () => {
+  const { originAllowed } = await import('../../web/src/main/resources/public/js/embed-channel.js');
+  for (const c of rules('embed-origins.json').cases) {
+    assert.equal(originAllowed(c.origin, c.sources), c.allowed, `${c.origin} against ${JSON.stringify(c.sources)}`);
+  }
+});

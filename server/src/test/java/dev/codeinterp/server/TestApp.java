@@ -139,7 +139,7 @@ public final class TestApp implements AutoCloseable {
         return b;
     }
 
-    private Response send(HttpRequest request) {
+    public Response send(HttpRequest request) {
         try {
             HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
             DOCUMENTED.check(request.method(), request.uri(), r.statusCode(), r.headers().map(), r.body());

@@ -51,6 +51,7 @@ final class ApiErrors {
             ctx.header("WWW-Authenticate", "Bearer realm=\"codeinterp\"");
             respond(ctx, 401, e.getMessage());
         });
+        routes.exception(Clients.Forbidden.class, (e, ctx) -> respond(ctx, 403, e.getMessage()));
         routes.exception(Exception.class, (e, ctx) -> {
             log.error("unhandled error on {} {}", ctx.method(), ctx.path(), e);
             respond(ctx, 500, "internal error");

@@ -1,6 +1,8 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.rules.EmbedOriginMatch;
 import dev.codeinterp.server.config.ApiKey;
+import dev.codeinterp.server.config.EmbedOrigins;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Tokens;
@@ -15,10 +17,15 @@ import java.util.List;
  * the remote address is the client, for quotas.
  */
 final class Clients {
+    /** The header in which the embed widget names the page it sits on (its parent's origin). */
+    static final String EMBED_ORIGIN_HEADER = "X-CodeInterp-Embed-Origin";
+
     private final List<ApiKey> keys;
     private final int defaultMaxSessions;
+    private final EmbedOrigins embedOrigins;
 
     Clients(Settings settings) {
+        this.embedOrigins = settings.embedOrigins();
         this.keys = settings.apiKeys();
         this.defaultMaxSessions = settings.maxSessionsPerClient();
     }
@@ -32,6 +39,38 @@ final class Clients {
         if (keys.isEmpty()) {
             return Client.ofAddress(address, defaultMaxSessions);
         }
+        ApiKey key = match(header);
+        if (key.publishable()) {
+            throw new Unauthorized("a publishable embed key only opens sessions from the embed widget; use an API key here");
+        }
+        return client(key);
+    }
+
+    /**
+     * Who asks to open a session: as {@link #of(Context)}, and a publishable embed key too, when
+     * the widget says it sits on a page of one of the key's origins that may also frame it. The
+     * widget reads that origin from the browser ({@code location.ancestorOrigins}); a client
+     * outside a browser can claim any origin, so the key's quota is what bounds it (say so in docs/embed.md).
+     */
+    Client forSession(Context ctx) {
+        if (keys.isEmpty()) {
+            return Client.ofAddress(ctx.ip(), defaultMaxSessions);
+        }
+        ApiKey key = match(ctx.header("Authorization"));
+        if (key.publishable()) {
+            String page = ctx.header(EMBED_ORIGIN_HEADER);
+            if (page == null || page.isEmpty()) {
+                throw new Forbidden("a publishable embed key opens sessions only from the embed widget, which names its page in "
+                        + EMBED_ORIGIN_HEADER);
+            }
+            if (!EmbedOriginMatch.allowed(page, key.embedOrigins()) || !embedOrigins.allows(page)) {
+                throw new Forbidden("this embed key is not for pages of " + (page.length() > 200 ? page.substring(0, 200) + "…" : page));
+            }
+        }
+        return client(key);
+    }
+
+    private ApiKey match(String header) {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.length() > 7 + 512) {
             throw new Unauthorized("an API key is required: send 'Authorization: Bearer <key>'");
         }
@@ -45,7 +84,18 @@ final class Clients {
         if (match == null) {
             throw new Unauthorized("the API key was not accepted");
         }
-        return Client.ofKey(match.name(), match.maxSessions() != null ? match.maxSessions() : defaultMaxSessions);
+        return match;
+    }
+
+    private Client client(ApiKey key) {
+        return Client.ofKey(key.name(), key.maxSessions() != null ? key.maxSessions() : defaultMaxSessions);
+    }
+
+    /** A key that is ours but not for this page or this use: 403. */
+    static final class Forbidden extends RuntimeException {
+        Forbidden(String message) {
+            super(message);
+        }
     }
 
     /** No key, or a key that is not ours: 401. */

@@ -44,7 +44,7 @@ final class RestApi {
     }
 
     void createSession(Context ctx) {
-        SessionManager.Created created = sessions.create(clients.of(ctx), false);
+        SessionManager.Created created = sessions.create(clients.forSession(ctx), false);
         json(ctx, 201, WireCodec.encode(new SessionCreated(created.session().id(), created.token(), created.session().runtime())));
     }
 

@@ -11,11 +11,13 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The keys file named by {@code CODEINTERP_API_KEYS}: one key a line, {@code <name> <sha256-hex> [max_sessions]},
+ * The keys file named by {@code CODEINTERP_API_KEYS}: one key a line,
+ * {@code <name> <sha256-hex> [max_sessions] [embed=<origin>,...]} (with {@code embed=}, a publishable embed key),
  * blank lines and {@code #} comments ignored. Only hashes live in it, so the file leaking does not leak keys.
  */
 public final class ApiKeysFile {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
+    private static final String EMBED = "embed=";
     private static final Pattern HASH = Pattern.compile("(sha256:)?[0-9a-fA-F]{64}");
 
     private ApiKeysFile() {
@@ -45,8 +47,8 @@ public final class ApiKeysFile {
 
     private static ApiKey parse(String line, String where, Set<String> names) {
         String[] parts = line.split("\\s+");
-        if (parts.length < 2 || parts.length > 3) {
-            throw new IllegalArgumentException(where + ": expected '<name> <sha256-hex> [max_sessions]'");
+        if (parts.length < 2 || parts.length > 4) {
+            throw new IllegalArgumentException(where + ": expected '<name> <sha256-hex> [max_sessions] [embed=<origin>,...]'");
         }
         if (!NAME.matcher(parts[0]).matches()) {
             throw new IllegalArgumentException(where + ": a key's name is 1-64 of A-Z a-z 0-9 . _ @ -");
@@ -58,17 +60,46 @@ public final class ApiKeysFile {
             throw new IllegalArgumentException(where + ": the second field must be the key's SHA-256 in hex (64 digits), never the key");
         }
         Integer max = null;
-        if (parts.length == 3) {
-            try {
-                max = Integer.parseInt(parts[2]);
-            } catch (NumberFormatException e) {
-                max = -1;
-            }
-            if (max < 1) {
-                throw new IllegalArgumentException(where + ": max_sessions must be a positive whole number");
+        List<String> origins = List.of();
+        for (int i = 2; i < parts.length; i++) {
+            if (parts[i].startsWith(EMBED)) {
+                if (!origins.isEmpty()) {
+                    throw new IllegalArgumentException(where + ": give a key's embed origins once, comma-separated");
+                }
+                origins = embedOrigins(parts[i].substring(EMBED.length()), where);
+            } else if (max == null) {
+                max = maxSessions(parts[i], where);
+            } else {
+                throw new IllegalArgumentException(where + ": expected '<name> <sha256-hex> [max_sessions] [embed=<origin>,...]'");
             }
         }
         String hex = parts[1].startsWith("sha256:") ? parts[1].substring(7) : parts[1];
-        return new ApiKey(parts[0], hex.toLowerCase(java.util.Locale.ROOT), max);
+        return new ApiKey(parts[0], hex.toLowerCase(java.util.Locale.ROOT), max, origins);
+    }
+
+    private static int maxSessions(String field, String where) {
+        int max;
+        try {
+            max = Integer.parseInt(field);
+        } catch (NumberFormatException e) {
+            max = -1;
+        }
+        if (max < 1) {
+            throw new IllegalArgumentException(where + ": max_sessions must be a positive whole number");
+        }
+        return max;
+    }
+
+    /** The pages a publishable key may be used on: origins as CODEINTERP_EMBED_ORIGINS takes them. */
+    private static List<String> embedOrigins(String list, String where) {
+        List<String> origins = List.of(list.split(",", -1));
+        if (list.isEmpty() || origins.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException(where + ": embed= needs one or more origins, comma-separated");
+        }
+        try {
+            return EmbedOrigins.parse(origins).sources();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage().replace("CODEINTERP_EMBED_ORIGINS: ", ""));
+        }
     }
 }

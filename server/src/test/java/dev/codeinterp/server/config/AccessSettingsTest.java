@@ -48,14 +48,29 @@ class AccessSettingsTest {
     }
 
     @Test
+    void a_keys_file_line_with_embed_origins_is_a_publishable_key_for_those_pages(@TempDir Path dir) throws IOException {
+        Path keys = Files.writeString(dir.resolve("keys"), "shop " + HASH + " 5 embed=https://Shop.example,http://127.0.0.1:*\nteam " + HASH.replace('a', 'b') + "\n");
+        Settings s = Settings.fromEnvironment(Map.of("CODEINTERP_API_KEYS", keys.toString()));
+        assertThat(s.apiKeys().get(0).publishable()).isTrue();
+        assertThat(s.apiKeys().get(0).embedOrigins()).containsExactly("https://shop.example", "http://127.0.0.1:*");
+        assertThat(s.apiKeys().get(0).maxSessions()).isEqualTo(5);
+        assertThat(s.apiKeys().get(1).publishable()).isFalse();
+    }
+
+    @Test
     void a_keys_file_that_holds_a_raw_key_or_junk_is_refused_with_its_line(@TempDir Path dir) throws IOException {
-        Map<String, String> bad = Map.of(
-                "alice ci_thisIsARawKeyNotAHash\n", "SHA-256",
-                "alice " + HASH + "\nalice " + HASH + "\n", "twice",
-                "alice\n", "expected",
-                "alice " + HASH + " 0\n", "max_sessions",
-                "ali\u202ece " + HASH + "\n", "name",
-                "# only a comment\n", "no key");
+        Map<String, String> bad = Map.ofEntries(
+                Map.entry("alice ci_thisIsARawKeyNotAHash\n", "SHA-256"),
+                Map.entry("alice " + HASH + "\nalice " + HASH + "\n", "twice"),
+                Map.entry("alice\n", "expected"),
+                Map.entry("alice " + HASH + " 0\n", "max_sessions"),
+                Map.entry("ali\u202ece " + HASH + "\n", "name"),
+                Map.entry("# only a comment\n", "no key"),
+                Map.entry("shop " + HASH + " embed=\n", "embed= needs"),
+                Map.entry("shop " + HASH + " embed=https://shop.example,\n", "embed= needs"),
+                Map.entry("shop " + HASH + " embed=https://*.example\n", "not an origin"),
+                Map.entry("shop " + HASH + " embed=https://shop.example/path\n", "not an origin"),
+                Map.entry("shop " + HASH + " 2 3\n", "expected"));
         int i = 0;
         for (Map.Entry<String, String> e : bad.entrySet()) {
             Path keys = Files.writeString(dir.resolve("keys" + i++), e.getKey());
