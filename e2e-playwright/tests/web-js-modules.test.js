@@ -31,7 +31,7 @@ test('storage remembers values, and a browser that refuses storage neither throw
   }), [null]);
 }));
 
-test('requests carry credentials only in the Authorization header and report status, body and Retry-After', () => withPage(async ({ page, load, serve }) => {
+test('requests carry credentials only in the Authorization header (and a widget its page), and report status, body and Retry-After', () => withPage(async ({ page, load, serve }) => {
   const seen = [];
   serve('/api/thing', (route, request) => {
     seen.push({ method: request.method(), url: request.url(), headers: request.headers(), body: request.postData() });
@@ -40,11 +40,11 @@ test('requests carry credentials only in the Authorization header and report sta
   serve('/api/gone', (route) => route.abort());
   await load('/js/http.js', 'http');
   const answers = await page.evaluate(() => Promise.all([
-    new Promise((resolve) => http.jsonRequest('POST', '/api/thing', '{"a":1}', 'Bearer key-1', (...a) => resolve(a))),
-    new Promise((resolve) => http.jsonRequest('GET', '/api/thing', null, null, (...a) => resolve(a))),
+    new Promise((resolve) => http.jsonRequest('POST', '/api/thing', '{"a":1}', 'Bearer key-1', 'https://shop.example', (...a) => resolve(a))),
+    new Promise((resolve) => http.jsonRequest('GET', '/api/thing', null, null, null, (...a) => resolve(a))),
     new Promise((resolve) => http.tokenRequest('DELETE', '/api/thing', 'tok-2', (...a) => resolve(a))),
     new Promise((resolve) => http.tokenRequest('GET', '/api/gone', 'tok-2', (...a) => resolve(a))),
-    new Promise((resolve) => http.jsonRequest('GET', '/api/gone', null, null, (...a) => resolve(a))),
+    new Promise((resolve) => http.jsonRequest('GET', '/api/gone', null, null, null, (...a) => resolve(a))),
   ]));
   assert.deepEqual(answers, [[429, '{"error":"busy"}', '7'], [429, '{"error":"busy"}', '7'], [429, '{"error":"busy"}'],
     [0, ''], [0, '', null]]);
@@ -53,6 +53,8 @@ test('requests carry credentials only in the Authorization header and report sta
   const [post, get, del] = ['POST', 'GET', 'DELETE'].map((m) => seen.find((r) => r.method === m));
   assert.equal(post.headers.authorization, 'Bearer key-1');
   assert.equal(post.headers['content-type'], 'application/json');
+  assert.equal(post.headers['x-codeinterp-embed-origin'], 'https://shop.example');
+  assert.equal(get.headers['x-codeinterp-embed-origin'], undefined);
   assert.equal(post.body, '{"a":1}');
   assert.equal(get.headers.authorization, undefined);
   assert.equal(del.headers.authorization, 'Bearer tok-2');

@@ -2,13 +2,19 @@
 // in a URL (which would end up in logs and history). Every callback gets a status; 0 means the
 // request never got an answer (network error, or cut off).
 
-/** A JSON request; `authorization` (or null) is the whole header value. */
-export function jsonRequest(method, url, body, authorization, callback) {
+/**
+ * A JSON request; `authorization` (or null) is the whole header value; `embedOrigin` (or null) is
+ * the origin of the page an embed widget sits on, which a publishable embed key is checked against.
+ */
+export function jsonRequest(method, url, body, authorization, embedOrigin, callback) {
   const x = new XMLHttpRequest();
   x.open(method, url);
   x.setRequestHeader('Content-Type', 'application/json');
   if (authorization) {
     x.setRequestHeader('Authorization', authorization);
+  }
+  if (embedOrigin) {
+    x.setRequestHeader('X-CodeInterp-Embed-Origin', embedOrigin);
   }
   x.onload = () => callback(x.status, x.responseText, x.getResponseHeader('Retry-After'));
   x.onerror = () => callback(0, '', null);

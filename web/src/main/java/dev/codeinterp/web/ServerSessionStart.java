@@ -1,6 +1,7 @@
 package dev.codeinterp.web;
 
 import dev.codeinterp.web.server.ServerSession;
+import dev.codeinterp.web.server.Credentials;
 import dev.codeinterp.web.server.SessionStarter;
 import dev.codeinterp.web.view.ApiKeyForm;
 import dev.codeinterp.web.view.PendingCells;
@@ -43,7 +44,7 @@ final class ServerSessionStart {
         status.describe("Server");
         status.connection("starting a session");
         pending.waitingFor("waiting for the session to start…");
-        starter = new SessionStarter(new Starting(intro));
+        starter = new SessionStarter(new Starting(intro), Credentials.inThisBrowser());
         starter.start();
     }
 

@@ -27,11 +27,15 @@ public abstract class Browser implements JSObject {
         void call(int status, String body, String retryAfter);
     }
 
-    /** A JSON request; {@code authorization} (or null) goes in the Authorization header, never in the URL. */
+    /**
+     * A JSON request; {@code authorization} (or null) goes in the Authorization header, never in the
+     * URL; {@code embedOrigin} (or null) names the page an embed widget sits on.
+     */
     @JSTopLevel
     @JSModule("./js/http.js")
     @JSMethod("jsonRequest")
-    public static native void request(String method, String url, String body, String authorization, ResponseCallback callback);
+    public static native void request(String method, String url, String body, String authorization, String embedOrigin,
+                                      ResponseCallback callback);
 
     @JSTopLevel
     @JSModule("./js/storage.js")

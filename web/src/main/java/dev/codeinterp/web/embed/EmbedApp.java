@@ -9,6 +9,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.EmbedChannel;
 import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.server.ServerSession;
+import dev.codeinterp.web.server.Credentials;
 import dev.codeinterp.web.server.SessionStarter;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
@@ -58,7 +59,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         if (!options.theme.equals("auto")) {
             EmbedChannel.setTheme(options.theme);
         }
-        port = EmbedChannel.open(CAPABILITIES, this::refuse, origin -> begin(), this::hostConnected, this::receive);
+        port = EmbedChannel.open(CAPABILITIES, this::refuse, this::begin, this::hostConnected, this::receive);
         EmbedChannel.observeHeight(root, h -> send(new EmbedMessage.Resize(capped(h))));
     }
 
@@ -71,7 +72,8 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         root.appendChild(p);
     }
 
-    private void begin() {
+    /** The parent's origin checked out: {@code pageOrigin} is the host page's, which a publishable key is bound to. */
+    private void begin(String pageOrigin) {
         composer.setCode(options.code);
         if (options.runtime == EmbedOptions.Runtime.BROWSER) {
             open(LocalInterpreter.create());
@@ -79,7 +81,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         }
         status.describe("Server");
         status.connection("starting a session");
-        starter = new SessionStarter(this);
+        starter = new SessionStarter(this, Credentials.forWidgetOn(pageOrigin));
         starter.start();
     }
 

@@ -28,27 +28,27 @@ public final class SessionStarter {
         void failed(String sentence);
     }
 
-    private static final String KEY = "codeinterp.api-key";
-
     private final Listener listener;
+    private final Credentials credentials;
     private boolean cancelled;
 
-    public SessionStarter(Listener listener) {
+    public SessionStarter(Listener listener, Credentials credentials) {
         this.listener = listener;
+        this.credentials = credentials;
     }
 
     public void start() {
         if (cancelled) {
             return;
         }
-        String key = Browser.storageGet(KEY);
-        Browser.request("POST", "/api/v1/sessions", "", key == null ? null : "Bearer " + key,
+        String key = credentials.key();
+        Browser.request("POST", "/api/v1/sessions", "", key == null ? null : "Bearer " + key, credentials.embedOrigin(),
                 (status, body, retryAfter) -> answered(status, body, retryAfter, key != null));
     }
 
-    /** Keeps the key the user typed in this browser and tries again with it. */
+    /** Keeps the key (the user typed, or the host gave) and tries again with it. */
     public void useKey(String key) {
-        Browser.storageSet(KEY, key.trim());
+        credentials.keep(key.trim());
         start();
     }
 
@@ -71,9 +71,13 @@ public final class SessionStarter {
             return;
         }
         ApiError error = decode(body, status);
+        if (status == 403) { // a key that is ours, not for this page: trying again changes nothing
+            listener.failed(error.error());
+            return;
+        }
         if (status == 401) {
             if (sentKey) {
-                Browser.storageRemove(KEY);
+                credentials.forget();
             }
             listener.keyNeeded(sentKey);
             return;
@@ -99,7 +103,7 @@ public final class SessionStarter {
         }
         switch (limit) {
             case SESSIONS:
-                Browser.request("GET", "/healthz", null, null, (status, body, retryAfter) -> {
+                Browser.request("GET", "/healthz", null, null, null, (status, body, retryAfter) -> {
                     long max = status == 200 ? maxSessions(body) : -1;
                     then.ready(max > 0 ? "The server is full (" + max + (max == 1 ? " session" : " sessions") + " open)."
                             : "The server is full: it has as many sessions open as it allows.");
