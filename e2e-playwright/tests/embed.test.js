@@ -24,8 +24,24 @@ const HOST_PAGE = `<!DOCTYPE html>
 
 before(async () => {
   host = createServer((req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(HOST_PAGE);
+    // the files option's manifests and files, public (no credentials) and readable from the widget's origin
+    const shared = { 'Access-Control-Allow-Origin': '*' };
+    if (req.url === '/manifest.json') {
+      res.writeHead(200, { ...shared, 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ files: [{ name: 'sales.csv', url: 'data/sales.csv' }, { name: 'notes.txt', url: `http://127.0.0.1:${hostPort}/notes.txt` }] }));
+    } else if (req.url === '/elsewhere.json') {
+      res.writeHead(200, { ...shared, 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ files: [{ name: 'stolen.csv', url: `http://evil.test:${hostPort}/data/sales.csv` }] }));
+    } else if (req.url === '/data/sales.csv') {
+      res.writeHead(200, { ...shared, 'Content-Type': 'text/csv' });
+      res.end('month,total\njan,10\nfeb,32\n');
+    } else if (req.url === '/notes.txt') {
+      res.writeHead(200, { ...shared, 'Content-Type': 'text/plain' });
+      res.end('from the host');
+    } else {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(HOST_PAGE);
+    }
   });
   await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
   hostPort = host.address().port;
@@ -59,7 +75,7 @@ test('two widgets on a page of another origin run code through run(), stream liv
     await page.goto(`http://127.0.0.1:${hostPort}/`);
     await page.evaluate(async () => {
       window.events = { a: [], b: [] };
-      const watch = (w, name) => ['ready', 'status', 'stream', 'display', 'finished', 'resize', 'codechange']
+      const watch = (w, name) => ['ready', 'status', 'stream', 'display', 'file', 'finished', 'resize', 'codechange']
         .forEach((t) => w.on(t, (m) => window.events[name].push({ ...m, at: performance.now() })));
       window.a = await CodeInterp.mount(document.getElementById('a'), { runtime: 'server', code: "print('from the fragment')" });
       window.b = await CodeInterp.mount(document.getElementById('b'), { runtime: 'browser', theme: 'light' });
@@ -121,6 +137,18 @@ test('two widgets on a page of another origin run code through run(), stream liv
     });
     assert.deepEqual(files, { read: 'x,y\n1,2\n', list: ['data.csv', 'out.txt'], out: 'written by the cell',
       readB: 'in the browser\n', outB: 'in the browser', missing: 'nope.txt is not in the workspace.', listB: ['local.txt'] });
+    // a browser-mode widget keeps nothing in the browser's storage: its conversation ends with the frame
+    assert.deepEqual(await widgetFrame(page, 'browser').evaluate(async () => (await indexedDB.databases()).map((d) => d.name)), []);
+    // the file the cell wrote was announced to the host as it came, with the run it came from
+    const announced = await page.evaluate(() => events.a.filter((e) => e.type === 'file')
+      .map((e) => ({ name: e.name, size: e.size, mime: e.mime, fromARun: typeof e.id === 'string' })));
+    assert.deepEqual(announced, [{ name: 'out.txt', size: 19, mime: 'text/plain', fromARun: true }]);
+    // a listing the server cannot give rejects listFiles() with the server's reason instead of never answering
+    const listing = /\/api\/v1\/sessions\/[^/]+\/files$/;
+    await context.route(listing, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"the disk is on fire"}' }));
+    assert.equal(await page.evaluate(() => a.listFiles().then(() => 'listed', (e) => e.message)), 'the disk is on fire');
+    await context.unroute(listing);
+    assert.deepEqual((await page.evaluate(() => a.listFiles())).map((f) => f.name).sort(), ['data.csv', 'out.txt']);
 
     // code in and out of the editor
     assert.equal(await page.evaluate(() => a.getCode()), "print('from the fragment')");
@@ -154,6 +182,32 @@ test('two widgets on a page of another origin run code through run(), stream liv
     // readonly hides the editor, and run() from the host still works
     assert.equal(await frameA.locator('[data-testid="composer"]').count(), 0);
     assert.equal((await page.evaluate(() => a.run('print(only_in_a + 1)'))).stdout, '2\n');
+  } finally {
+    await context.close();
+  }
+});
+
+test("the files option puts the host's files in the workspace before anything runs, in both runtimes; a file from elsewhere stops it", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${hostPort}/`);
+    const results = await page.evaluate(async () => {
+      const prerun = "import csv\nrows = list(csv.DictReader(open('sales.csv')))";
+      const code = "print(sum(int(r['total']) for r in rows), open('notes.txt').read())";
+      const server = await CodeInterp.mount(document.getElementById('a'), { runtime: 'server', files: '/manifest.json', prerun });
+      const local = await CodeInterp.mount(document.getElementById('b'), { runtime: 'browser', files: '/manifest.json', prerun });
+      // run() at once: the cell waits for the files and the setup code
+      return Promise.all([server.run(code), local.run(code)]);
+    });
+    assert.deepEqual(results.map((r) => r.stdout), ['42 from the host\n', '42 from the host\n'], JSON.stringify(results));
+
+    const refused = await page.evaluate(async () => {
+      document.getElementById('a').replaceChildren();
+      const w = await CodeInterp.mount(document.getElementById('a'), { runtime: 'server', files: '/elsewhere.json' });
+      return w.run('1').then(() => 'ran', (e) => e.message);
+    });
+    assert.match(refused, /stolen\.csv could not be loaded: http:\/\/evil\.test:\d+\/data\/sales\.csv is not on an origin this widget may fetch from/);
   } finally {
     await context.close();
   }

@@ -32,6 +32,7 @@
     function add(k, v) { if (v !== undefined && v !== null && v !== '') p.push(k + '=' + encodeURIComponent(String(v))); }
     if (o.code) add('code', b64url(o.code));
     if (o.prerun) add('prerun', b64url(o.prerun));
+    if (o.files) add('files', new URL(String(o.files), location.href).href);
     add('language', o.language);
     add('runtime', o.runtime);
     add('autorun', o.autorun === true ? '1' : o.autorun === false ? '0' : o.autorun);

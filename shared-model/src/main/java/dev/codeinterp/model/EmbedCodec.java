@@ -106,6 +106,14 @@ public final class EmbedCodec {
                 m.put("status", f.status());
                 break;
             }
+            case FILE: {
+                EmbedMessage.FileWritten f = (EmbedMessage.FileWritten) message;
+                m.put("id", f.id());
+                m.put("name", f.name());
+                m.put("size", f.size());
+                m.put("mime", f.mime());
+                break;
+            }
             case RESIZE:
                 m.put("height", ((EmbedMessage.Resize) message).height());
                 break;
@@ -191,6 +199,8 @@ public final class EmbedCodec {
                 return new EmbedMessage.Display(optId(o), o.object("data").asMap());
             case FINISHED:
                 return new EmbedMessage.Finished(optId(o), o.string("status"));
+            case FILE:
+                return new EmbedMessage.FileWritten(optId(o), o.string("name"), o.integer("size"), o.string("mime"));
             case RESIZE:
                 return new EmbedMessage.Resize(o.integer("height"));
             case CODE_CHANGE:

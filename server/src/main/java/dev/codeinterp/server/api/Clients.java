@@ -63,7 +63,7 @@ final class Clients {
                 throw new Forbidden("a publishable embed key opens sessions only from the embed widget, which names its page in "
                         + EMBED_ORIGIN_HEADER);
             }
-            if (!EmbedOriginMatch.allowed(page, key.embedOrigins()) || !embedOrigins.allows(page)) {
+            if (!EmbedOriginMatch.allowed(page, key.embedOrigins()) || !EmbedOriginMatch.allowed(page, embedOrigins.sources())) {
                 throw new Forbidden("this embed key is not for pages of " + (page.length() > 200 ? page.substring(0, 200) + "…" : page));
             }
         }

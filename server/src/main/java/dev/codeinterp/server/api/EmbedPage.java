@@ -34,9 +34,10 @@ final class EmbedPage {
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         this.page = template.replace("{{CONFIG}}", Json.write(config).replace("<", "\\u003c"));
         // blob: in connect-src: getFile hands the host a workspace file the widget fetched into a blob: URL
-        // of its own (as the app does for previews), read back here; no other connection is added
+        // of its own (as the app does for previews), read back here; the embed origins: the `files` option's
+        // manifest and files come from the host's side (the widget's own code runs here, never the user's)
         this.csp = WebServer.CSP.replace("frame-ancestors 'none'", "frame-ancestors " + origins.csp())
-                .replace("connect-src 'self'", "connect-src 'self' blob:");
+                .replace("connect-src 'self'", "connect-src 'self' blob: " + origins.csp());
     }
 
     static void configure(JavalinConfig config, EmbedOrigins origins) {

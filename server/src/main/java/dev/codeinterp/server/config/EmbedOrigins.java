@@ -1,7 +1,5 @@
 package dev.codeinterp.server.config;
 
-import dev.codeinterp.model.rules.EmbedOriginMatch;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -34,11 +32,6 @@ public record EmbedOrigins(List<String> sources) {
             }
         }
         return new EmbedOrigins(sources);
-    }
-
-    /** Whether a page of {@code origin} (as a browser serialises it) may frame the widget. */
-    public boolean allows(String origin) {
-        return EmbedOriginMatch.allowed(origin, sources);
     }
 
     /** The list as a CSP source list, space-separated. */

@@ -26,7 +26,7 @@ import org.teavm.jso.dom.html.HTMLElement;
  */
 public final class EmbedApp implements Interpreter.Listener, Composer.Actions, SessionStarter.Listener {
     private static final String CAPABILITIES = "run,setCode,getCode,setTheme,setOptions,reset,"
-            + "ready,status,stream,display,finished,resize,codechange";
+            + "ready,status,stream,display,file,finished,resize,codechange";
 
     private final EmbedOptions options = EmbedOptions.fromFragment();
     private final HTMLElement root = Dom.el("div", "embed");
@@ -44,6 +44,8 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
     private boolean hostKeyTried;
     private boolean ready;
     private boolean started;
+    /** The files option's files are on their way into the workspace: nothing runs before they are in. */
+    private boolean loadingFiles;
     private String description = "";
     private String state = "starting";
     /** Why no cell can run, or null. */
@@ -76,7 +78,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
     private void begin(String pageOrigin) {
         composer.setCode(options.code);
         if (options.runtime == EmbedOptions.Runtime.BROWSER) {
-            open(LocalInterpreter.create());
+            open(LocalInterpreter.forWidget());
             return;
         }
         status.describe("Server");
@@ -191,18 +193,38 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         flush();
     }
 
+    /** Sends the held cells once the interpreter was first ready and its files and setup code are ahead of them. */
     private void flush() {
-        if (interpreter != null) {
+        if (interpreter != null && started && !loadingFiles) {
             runs.flush(interpreter::execute);
         }
     }
 
-    /** Once the interpreter is first ready: the hidden setup code, then the code if it should run by itself. */
+    /** Once the interpreter is first ready: the files, the hidden setup code, then the code if it should run by itself. */
     private void startOnce() {
         if (started) {
             return;
         }
         started = true;
+        if (options.files.isEmpty()) {
+            setUp();
+            return;
+        }
+        loadingFiles = true;
+        status.connection("loading files");
+        ManifestFiles.load(options.files, interpreter.files(), error -> {
+            loadingFiles = false;
+            if (error != null) {
+                onEnded(error); // setup code and cells would meet a workspace without their files
+                return;
+            }
+            status.connection(state);
+            setUp();
+            flush();
+        });
+    }
+
+    private void setUp() {
         if (!options.prerun.isBlank()) {
             submit(new Runs.Run(null, options.prerun, true));
         }
@@ -276,6 +298,11 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
             case EXECUTE_RESULT:
                 send(new EmbedMessage.Display(id, ((Event.ExecuteResult) event).data()));
                 break;
+            case ARTIFACT: {
+                Event.Artifact a = (Event.Artifact) event;
+                send(new EmbedMessage.FileWritten(id, a.name(), a.size(), a.mime()));
+                break;
+            }
             case FINISHED:
                 send(new EmbedMessage.Finished(id, ((Event.Finished) event).status().wire()));
                 break;
@@ -400,7 +427,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         starter = null;
         if (options.runtime == EmbedOptions.Runtime.AUTO) {
             status.problem(sentence + " Running in this browser instead.");
-            open(LocalInterpreter.create());
+            open(LocalInterpreter.forWidget());
             return;
         }
         unusable = sentence;

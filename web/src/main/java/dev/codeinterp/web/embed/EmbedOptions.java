@@ -6,7 +6,7 @@ import dev.codeinterp.web.bindings.EmbedChannel;
  * The widget's options, from the URL fragment (never sent to the server): {@code code} and
  * {@code prerun} base64url, {@code language}, {@code runtime} server|browser|auto, {@code autorun}
  * 0|1|visible, {@code readonly}, {@code ui} full|editor|output, {@code theme} light|dark|auto,
- * {@code height} auto|px, {@code maxHeight}. Unknown values fall back to the defaults.
+ * {@code height} auto|px, {@code maxHeight}, {@code files} (a manifest's URL). Unknown values fall back to the defaults.
  */
 final class EmbedOptions {
     enum Runtime { SERVER, BROWSER, AUTO }
@@ -15,6 +15,8 @@ final class EmbedOptions {
 
     final String code;
     final String prerun;
+    /** The URL of a files manifest ({@link dev.codeinterp.model.EmbedManifest}), or "". */
+    final String files;
     final String language;
     final Runtime runtime;
     final Autorun autorun;
@@ -23,10 +25,11 @@ final class EmbedOptions {
     final String theme;
     long maxHeight;
 
-    private EmbedOptions(String code, String prerun, String language, Runtime runtime, Autorun autorun, boolean readonly,
+    private EmbedOptions(String code, String prerun, String files, String language, Runtime runtime, Autorun autorun, boolean readonly,
                          String ui, String theme, long maxHeight) {
         this.code = code;
         this.prerun = prerun;
+        this.files = files;
         this.language = language;
         this.runtime = runtime;
         this.autorun = autorun;
@@ -44,6 +47,7 @@ final class EmbedOptions {
         return new EmbedOptions(
                 decoded(EmbedChannel.option("code")),
                 decoded(EmbedChannel.option("prerun")),
+                or(EmbedChannel.option("files"), ""),
                 or(EmbedChannel.option("language"), "python"),
                 runtime.equals("server") ? Runtime.SERVER : runtime.equals("browser") ? Runtime.BROWSER : Runtime.AUTO,
                 autorun.equals("1") ? Autorun.YES : autorun.equals("visible") ? Autorun.VISIBLE : Autorun.NO,

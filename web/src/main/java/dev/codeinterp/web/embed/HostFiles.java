@@ -37,7 +37,8 @@ final class HostFiles {
                 break;
             }
             case LIST_FILES:
-                workspace.list(list -> sender.send(new EmbedMessage.FileList(id, list), null));
+                workspace.list((list, error) -> sender.send(list == null ? new EmbedMessage.Failure(id, error)
+                        : new EmbedMessage.FileList(id, list), null));
                 break;
             case GET_FILE: {
                 String name = ((EmbedMessage.GetFile) request).name();

@@ -43,7 +43,8 @@ final class Runs {
     private final Map<String, Run> byExecution = new HashMap<>();
 
     void hold(Run run) {
-        held.add(run);
+        // the setup code goes before the cells the host sent while the widget was getting ready
+        held.add(run.hidden ? 0 : held.size(), run);
     }
 
     /** Sends held cells in order until one cannot be sent. */

@@ -85,8 +85,13 @@ final class LocalFiles implements WorkspaceFiles {
 
     @Override
     public void list(Listing callback) {
-        request(RuntimeFrameMessage.ListFiles::new, (reply, bytes) ->
-                callback.files(reply instanceof RuntimeFrameMessage.Files f ? f.files() : List.of()));
+        request(RuntimeFrameMessage.ListFiles::new, (reply, bytes) -> {
+            if (reply instanceof RuntimeFrameMessage.Files f) {
+                callback.files(f.files(), null);
+            } else {
+                callback.files(null, problem(reply, "The files in this browser could not be listed."));
+            }
+        });
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.List;
  * A local conversation's events, kept in this browser's IndexedDB and nowhere else
  * ({@link HistoryDb}). Each event is stored as its wire JSON under [conversation id, seq]; appends
  * are gathered and written in one transaction a few times a second, so a chatty cell costs few
- * transactions.
+ * transactions. A history that is not kept (an embed widget's) stores nothing and loads empty.
  */
 final class LocalHistory {
     private static final int FLUSH_DELAY_MS = 150;
@@ -29,17 +29,23 @@ final class LocalHistory {
 
     private final String conversationId;
     private final Failure onFailure;
+    private final boolean kept;
     private final List<String> pending = new ArrayList<>();
     private final List<Long> pendingSeqs = new ArrayList<>();
     private boolean flushScheduled;
     private boolean failed;
 
-    LocalHistory(String conversationId, Failure onFailure) {
+    LocalHistory(String conversationId, boolean kept, Failure onFailure) {
         this.conversationId = conversationId;
+        this.kept = kept;
         this.onFailure = onFailure;
     }
 
     void load(Loaded callback) {
+        if (!kept) {
+            callback.loaded(List.of(), null);
+            return;
+        }
         List<SessionEvent> events = new ArrayList<>();
         HistoryDb.loadEvents(conversationId, json -> {
             try {
@@ -51,7 +57,7 @@ final class LocalHistory {
     }
 
     void append(SessionEvent event) {
-        if (failed) {
+        if (failed || !kept) {
             return;
         }
         pending.add(WireCodec.encode(event));
@@ -84,20 +90,32 @@ final class LocalHistory {
 
     /** Keeps a copy of a workspace file, so a reload can put it back. */
     void keepFile(String name, JSObject bytes) {
+        if (!kept) {
+            return;
+        }
         HistoryDb.keepFile(conversationId, name, bytes);
     }
 
     void dropFile(String name) {
+        if (!kept) {
+            return;
+        }
         HistoryDb.dropFile(conversationId, name);
     }
 
     /** Drops the kept files whose names are not in {@code names}: the code deleted them. */
     void retainFiles(List<String> names) {
+        if (!kept) {
+            return;
+        }
         HistoryDb.retainFiles(conversationId, names.toArray(new String[0]));
     }
 
     /** Each kept file, by name with its bytes; none if there are none or storage fails. */
     void loadFiles(HistoryDb.KeptFile onFile) {
+        if (!kept) {
+            return;
+        }
         HistoryDb.loadFiles(conversationId, onFile);
     }
 }

@@ -39,10 +39,10 @@ public final class LocalInterpreter implements Interpreter {
     private long seq;
     private boolean closed;
 
-    private LocalInterpreter(String conversationId) {
+    private LocalInterpreter(String conversationId, boolean kept) {
         this.conversationId = conversationId;
         this.frame = new LocalRuntimeFrame(this::receive);
-        this.history = new LocalHistory(conversationId, message -> {
+        this.history = new LocalHistory(conversationId, kept, message -> {
             if (listener != null) {
                 listener.onProblem(message);
             }
@@ -51,12 +51,20 @@ public final class LocalInterpreter implements Interpreter {
     }
 
     public static LocalInterpreter create() {
-        return new LocalInterpreter(randomId());
+        return new LocalInterpreter(randomId(), true);
+    }
+
+    /**
+     * An embed widget's: its conversation lives as long as the frame, so what a host page's visitors
+     * run never lands in this origin's storage (where the app's own history lives) and no one has to clear it.
+     */
+    public static LocalInterpreter forWidget() {
+        return new LocalInterpreter(randomId(), false);
     }
 
     /** Reopens a conversation from this browser's history; null if the id is not one of ours. */
     public static LocalInterpreter reopen(String conversationId) {
-        return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId) : null;
+        return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId, true) : null;
     }
 
     @Override

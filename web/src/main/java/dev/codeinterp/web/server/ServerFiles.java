@@ -21,13 +21,21 @@ public final class ServerFiles implements WorkspaceFiles {
     public void list(Listing callback) {
         FileTransfer.request("GET", base, token, (status, body) -> {
             if (status != 200) {
+                callback.files(null, status == 0 ? "The server did not answer the file listing."
+                        : errorOf(body, "The server could not list the files (" + status + ")."));
                 return;
             }
-            FileList listing = WireCodec.decodeFileList(body);
+            FileList listing;
+            try {
+                listing = WireCodec.decodeFileList(body);
+            } catch (RuntimeException e) {
+                callback.files(null, "The server's file listing could not be read.");
+                return;
+            }
             if (listing.maxUploadBytes() > 0) {
                 maxUpload = listing.maxUploadBytes();
             }
-            callback.files(listing.files());
+            callback.files(listing.files(), null);
         });
     }
 

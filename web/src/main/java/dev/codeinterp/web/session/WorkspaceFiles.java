@@ -11,7 +11,8 @@ import java.util.List;
  */
 public interface WorkspaceFiles {
     interface Listing {
-        void files(List<FileEntry> files);
+        /** The files, or null with {@code error} (a sentence for the user) when they could not be listed. */
+        void files(List<FileEntry> files, String error);
     }
 
     interface Done {

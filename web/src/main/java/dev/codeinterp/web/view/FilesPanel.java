@@ -65,8 +65,13 @@ public final class FilesPanel {
         if (current == null) {
             return;
         }
-        current.list(entries -> {
-            if (current == files) {
+        current.list((entries, error) -> {
+            if (current != files) {
+                return;
+            }
+            if (entries == null) {
+                showProblem(error);
+            } else {
                 render(entries);
             }
         });
