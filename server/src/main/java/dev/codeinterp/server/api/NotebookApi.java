@@ -36,14 +36,9 @@ final class NotebookApi {
         synchronized (notebook) {
             body = notebook.toJson();
         }
-        ctx.header("Content-Disposition", FilesApi.contentDisposition(fileName(session.id())));
+        ctx.header("Content-Disposition", FilesApi.contentDisposition(NotebookExport.fileName(session.id())));
         ctx.header("Content-Security-Policy", "sandbox; default-src 'none'");
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.contentType(NotebookExport.MIME).result(body);
-    }
-
-    /** codeinterp-&lt;first 8 characters of the session id&gt;.ipynb: the id is URL-safe base64. */
-    static String fileName(String sessionId) {
-        return "codeinterp-" + sessionId.substring(0, Math.min(8, sessionId.length())) + ".ipynb";
     }
 }

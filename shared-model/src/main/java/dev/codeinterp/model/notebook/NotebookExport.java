@@ -24,6 +24,16 @@ public final class NotebookExport {
 
     private final Map<String, NotebookCellDraft> cells = new LinkedHashMap<>();
 
+    /** The name a conversation's notebook is saved under: codeinterp-&lt;first 8 characters of its id&gt;.ipynb. */
+    public static String fileName(String conversationId) {
+        StringBuilder name = new StringBuilder("codeinterp-");
+        for (int i = 0; i < conversationId.length() && i < 8; i++) {
+            char c = conversationId.charAt(i);
+            name.append(isCellId(String.valueOf(c)) ? c : '_');
+        }
+        return name.append(".ipynb").toString();
+    }
+
     /** The notebook of these events, as JSON text. */
     public static String of(List<SessionEvent> events) {
         NotebookExport export = new NotebookExport();
