@@ -26,13 +26,14 @@ async function openServer() {
   return { context, page };
 }
 
-/** Clicks Export and answers the saved notebook's text, after nbformat.validate (python3-nbformat) accepted it. */
+/** Clicks Export and answers the saved notebook (and its path), after nbformat.validate (python3-nbformat) accepted it. */
 async function exportNotebook(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-notebook').click()]);
   assert.match(download.suggestedFilename(), /^codeinterp-[A-Za-z0-9_-]{8}\.ipynb$/);
-  const path = await download.path();
+  const path = join(dir, download.suggestedFilename());
+  await download.saveAs(path);
   execFileSync('/usr/bin/python3', ['-c', 'import sys, nbformat\nnbformat.validate(nbformat.read(sys.argv[1], as_version=4))', path]);
-  return JSON.parse(readFileSync(path, 'utf8'));
+  return { notebook: JSON.parse(readFileSync(path, 'utf8')), path };
 }
 
 /** Writes a notebook file for the import button. */
@@ -50,7 +51,7 @@ test('Export .ipynb in server mode saves the conversation, with outputs and coun
   try {
     await finished(await runCell(page, "print('hi from the server')"));
     await finished(await runCell(page, '1/0'));
-    const notebook = await exportNotebook(page);
+    const { notebook } = await exportNotebook(page);
     assert.equal(notebook.nbformat, 4);
     assert.equal(notebook.nbformat_minor, 5);
     assert.deepEqual(notebook.cells.map((c) => c.source), ["print('hi from the server')", '1/0']);
@@ -141,7 +142,7 @@ test('hostile notebooks are refused with a sentence that says why, and nothing r
   }
 });
 
-test('Export .ipynb in local mode builds the notebook in the browser, and no request carries it', async () => {
+test('Export .ipynb in local mode builds the notebook in the browser (no request carries it), and it imports and runs again there', async () => {
   const context = await browser.newContext({ acceptDownloads: true });
   const requests = [];
   context.on('request', (r) => requests.push(r.url()));
@@ -152,12 +153,25 @@ test('Export .ipynb in local mode builds the notebook in the browser, and no req
     await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
     await finished(await runCell(page, "print('hi from the browser')"));
     await finished(await runCell(page, "{'a': 1}"));
-    const notebook = await exportNotebook(page);
+    const { notebook, path } = await exportNotebook(page);
     assert.deepEqual(notebook.cells.map((c) => c.source), ["print('hi from the browser')", "{'a': 1}"]);
     assert.equal(notebook.cells[0].outputs[0].text, 'hi from the browser\n');
     assert.equal(notebook.cells[1].outputs[0].output_type, 'execute_result');
     assert.equal(notebook.metadata.kernelspec.name, 'python3');
     assert.ok(!requests.some((u) => u.includes('notebook')), 'the notebook was built in the browser');
+
+    const before = page.url();
+    await page.getByTestId('import-notebook').setInputFiles(path);
+    await page.getByTestId('imported-notebook').waitFor();
+    assert.notEqual(page.url(), before, 'a new local conversation');
+    assert.match(page.url(), /#\/l\/[0-9a-f]{32}$/);
+    assert.equal(await page.getByTestId('turn').count(), 0);
+    await page.getByTestId('run-all').click();
+    const turns = page.getByTestId('turn');
+    await turns.nth(1).waitFor({ timeout: 60000 });
+    await finished(turns.nth(1), 60000);
+    assert.equal((await outputs(turns.nth(0), 'stream').innerText()).trim(), 'hi from the browser');
+    assert.match(await outputs(turns.nth(1), 'result').innerText(), /\{'a': 1\}/);
   } finally {
     await context.close();
   }
