@@ -13,8 +13,13 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
 
     EventType type();
 
-    /** The cell was accepted and waits its turn; carries the code so history can show it. */
-    record Queued(String code) implements Event {
+    /** The cell was accepted and waits its turn; carries the code (and its language) so history can show it. */
+    record Queued(String code, Language language) implements Event {
+        /** A Python cell. */
+        public Queued(String code) {
+            this(code, Language.PYTHON);
+        }
+
         public EventType type() { return EventType.QUEUED; }
     }
 

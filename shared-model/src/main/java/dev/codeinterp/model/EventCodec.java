@@ -16,9 +16,14 @@ final class EventCodec {
     static Map<String, Object> eventFields(Event event, Map<String, Object> out) {
         out.put("type", event.type().wire());
         switch (event.type()) {
-            case QUEUED:
-                out.put("code", ((Event.Queued) event).code());
+            case QUEUED: {
+                Event.Queued q = (Event.Queued) event;
+                out.put("code", q.code());
+                if (q.language() != Language.PYTHON) { // absent means Python, as in an execute request
+                    out.put("language", q.language().wire());
+                }
                 break;
+            }
             case STARTED:
                 out.put("execution_count", ((Event.Started) event).executionCount());
                 break;
@@ -86,7 +91,7 @@ final class EventCodec {
         }
         switch (type) {
             case QUEUED:
-                return new Event.Queued(o.string("code"));
+                return new Event.Queued(o.string("code"), queuedLanguage(o.optString("language", null)));
             case STARTED:
                 return new Event.Started(o.optInteger("execution_count", 0));
             case STREAM:
@@ -123,6 +128,14 @@ final class EventCodec {
 
     static SessionEvent decodeSessionEvent(JsonObject o) {
         return new SessionEvent(o.integer("seq"), o.string("execution_id"), o.optInteger("time", 0), decodeEvent(o));
+    }
+
+    private static Language queuedLanguage(String wire) {
+        try {
+            return Language.fromWire(wire);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
+        }
     }
 
     /** The status of a wire name; an unknown one is a {@link JsonException}. */

@@ -1,7 +1,10 @@
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.notebook.ImportedNotebook;
+import dev.codeinterp.model.notebook.NotebookCell;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.server.ServerSession;
@@ -10,7 +13,9 @@ import dev.codeinterp.web.view.Composer;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
 import dev.codeinterp.web.view.FilesPanel;
+import dev.codeinterp.web.view.ImportedCells;
 import dev.codeinterp.web.view.ModeSwitch;
+import dev.codeinterp.web.view.NotebookButtons;
 import dev.codeinterp.web.view.PendingCells;
 import dev.codeinterp.web.view.StatusLine;
 import org.teavm.jso.dom.html.HTMLElement;
@@ -22,13 +27,16 @@ import java.util.List;
  * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
  * one (kept in this browser's IndexedDB).
  */
-public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome {
+public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome, NotebookButtons.Importer {
     private static final String MODE_KEY = "codeinterp.mode";
 
     private final StatusLine status = new StatusLine();
     private final Composer composer = new Composer(this);
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
+    private final NotebookButtons notebookButtons = new NotebookButtons(status, () -> this.interpreter, this);
+    /** An imported notebook's cells that have not run yet, or null. */
+    private ImportedCells imported;
     private final HTMLElement page = Dom.el("div", "page");
     /** Cells run before the session could take them: shown under the conversation and sent once it can. */
     private final PendingCells pending = new PendingCells();
@@ -49,6 +57,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         header.appendChild(Dom.text("h1", "title", "codeinterp"));
         header.appendChild(modeSwitch.root());
         header.appendChild(status.root());
+        header.appendChild(notebookButtons.root());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
         page.appendChild(pending.root());
@@ -101,6 +110,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     }
 
     private void newConversation(String intro) {
+        if (imported != null) {
+            imported.remove();
+            imported = null;
+        }
         giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
         noSession = null;
         modeSwitch.show(mode);
@@ -168,6 +181,26 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         status.lastRun(f);
         composer.setRunning(conversation.running());
         filesPanel.refresh();
+        if (imported != null) {
+            imported.onFinished(f, conversation.running());
+        }
+    }
+
+    /** A new conversation in the current mode, with the notebook's cells waiting for Run all. */
+    @Override
+    public void importNotebook(ImportedNotebook notebook, String fileName) {
+        newConversation("Imported " + fileName + ". Its code cells are below, not run yet: press Run all to run them in order.");
+        imported = new ImportedCells(notebook, fileName, this::runImported);
+        page.appendChild(imported.root());
+    }
+
+    private String runImported(NotebookCell cell) {
+        if (cell.language() != Language.PYTHON) {
+            return "Run all stopped: the next cell is " + cell.language().wire() + ", and this page runs Python cells; "
+                    + "run it over the API (\"language\": \"" + cell.language().wire() + "\").";
+        }
+        run(cell.code());
+        return null;
     }
 
     /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */

@@ -29,6 +29,7 @@ public final class WebServer implements AutoCloseable {
         OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
+        NotebookApi notebooks = new NotebookApi(sessions);
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
         this.socket = new SessionSocket(sessions, settings, metrics);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
@@ -87,6 +88,7 @@ public final class WebServer implements AutoCloseable {
             routes.put("/api/v1/sessions/{id}/files/{name}", workspaceFiles::put);
             routes.get("/api/v1/sessions/{id}/files/{name}", workspaceFiles::download);
             routes.delete("/api/v1/sessions/{id}/files/{name}", workspaceFiles::delete);
+            routes.get("/api/v1/sessions/{id}/notebook.ipynb", notebooks::export);
             routes.wsBeforeUpgrade("/api/v1/sessions/{id}/ws", origins::check);
             routes.ws("/api/v1/sessions/{id}/ws", socket::configure);
         });

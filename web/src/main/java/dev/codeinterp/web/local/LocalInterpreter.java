@@ -6,6 +6,7 @@ import dev.codeinterp.model.RuntimeFrameMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.notebook.NotebookExport;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.session.WorkspaceFiles;
@@ -207,6 +208,19 @@ public final class LocalInterpreter implements Interpreter {
     @Override
     public String route() {
         return ROUTE_PREFIX + conversationId;
+    }
+
+    /** The notebook of the history as this browser's IndexedDB holds it (written out first), built as the server builds it. */
+    @Override
+    public void notebook(NotebookFile done) {
+        history.flush();
+        history.load((events, error) -> {
+            if (error != null) {
+                done.ready(null, null, "Could not read this conversation from the browser's storage: " + error);
+            } else {
+                done.ready(LocalNotebook.blobUrl(events), NotebookExport.fileName(conversationId), null);
+            }
+        });
     }
 
     /** 128 random bits from the browser's CSPRNG, as 32 hex digits. */

@@ -225,4 +225,9 @@ public final class ServerSession implements Interpreter {
             socket.close();
         }
     }
+
+    @Override
+    public void notebook(NotebookFile done) {
+        ServerNotebook.fetch(sessionId, token, done);
+    }
 }

@@ -48,4 +48,11 @@ public interface Interpreter {
 
     /** The URL fragment that reopens this conversation after a reload. */
     String route();
+
+    /** Hands back this conversation as a notebook (.ipynb): a blob: URL of it and its file name, or why it could not be made. */
+    void notebook(NotebookFile done);
+
+    interface NotebookFile {
+        void ready(String blobUrl, String fileName, String problem);
+    }
 }
