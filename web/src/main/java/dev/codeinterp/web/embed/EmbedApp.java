@@ -152,16 +152,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
                 EmbedChannel.setTheme(((EmbedMessage.SetTheme) m).theme());
                 break;
             case SET_OPTIONS: {
-                EmbedMessage.SetOptions o = (EmbedMessage.SetOptions) m;
-                if (o.readonly() != null) {
-                    options.readonly = o.readonly();
-                }
-                if (o.ui() != null && (o.ui().equals("full") || o.ui().equals("editor") || o.ui().equals("output"))) {
-                    options.ui = o.ui();
-                }
-                if (o.maxHeight() != null) {
-                    options.maxHeight = Math.max(0, o.maxHeight());
-                }
+                options.apply((EmbedMessage.SetOptions) m);
                 if (unusable == null) {
                     layout();
                 }
@@ -285,29 +276,9 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         if (event instanceof Event.Queued) {
             composer.setRunning(true);
         }
-        String id = run == null ? null : run.requestId;
-        switch (event.type()) {
-            case STREAM: {
-                Event.Stream s = (Event.Stream) event;
-                send(new EmbedMessage.Stream(id, s.name().wire(), s.text()));
-                break;
-            }
-            case DISPLAY_DATA:
-                send(new EmbedMessage.Display(id, ((Event.DisplayData) event).data()));
-                break;
-            case EXECUTE_RESULT:
-                send(new EmbedMessage.Display(id, ((Event.ExecuteResult) event).data()));
-                break;
-            case ARTIFACT: {
-                Event.Artifact a = (Event.Artifact) event;
-                send(new EmbedMessage.FileWritten(id, a.name(), a.size(), a.mime()));
-                break;
-            }
-            case FINISHED:
-                send(new EmbedMessage.Finished(id, ((Event.Finished) event).status().wire()));
-                break;
-            default:
-                break;
+        EmbedMessage.FromWidget live = HostEvents.of(event, run == null ? null : run.requestId);
+        if (live != null) {
+            send(live);
         }
         if (run != null) {
             ExecuteResponse result = run.fold.add(event, run.seconds());

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.embed;
 
+import dev.codeinterp.model.EmbedMessage;
 import dev.codeinterp.web.bindings.EmbedChannel;
 
 /**
@@ -55,6 +56,19 @@ final class EmbedOptions {
                 ui.equals("editor") || ui.equals("output") ? ui : "full",
                 theme.equals("light") || theme.equals("dark") ? theme : "auto",
                 pixels(EmbedChannel.option("maxHeight")));
+    }
+
+    /** The host's {@code setOptions}: what it names changes, an unknown {@code ui} is ignored. */
+    void apply(EmbedMessage.SetOptions o) {
+        if (o.readonly() != null) {
+            readonly = o.readonly();
+        }
+        if (o.ui() != null && (o.ui().equals("full") || o.ui().equals("editor") || o.ui().equals("output"))) {
+            ui = o.ui();
+        }
+        if (o.maxHeight() != null) {
+            maxHeight = Math.max(0, o.maxHeight());
+        }
     }
 
     /** Whether the editor shows: not readonly, and not an output-only widget. */
