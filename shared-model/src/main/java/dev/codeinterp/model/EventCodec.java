@@ -18,6 +18,7 @@ final class EventCodec {
         switch (event.type()) {
             case QUEUED:
                 out.put("code", ((Event.Queued) event).code());
+                out.put("language", ((Event.Queued) event).language().wire());
                 break;
             case STARTED:
                 out.put("execution_count", ((Event.Started) event).executionCount());
@@ -86,7 +87,7 @@ final class EventCodec {
         }
         switch (type) {
             case QUEUED:
-                return new Event.Queued(o.string("code"));
+                return new Event.Queued(o.string("code"), queuedLanguage(o.optString("language", null)));
             case STARTED:
                 return new Event.Started(o.optInteger("execution_count", 0));
             case STREAM:
@@ -123,6 +124,15 @@ final class EventCodec {
 
     static SessionEvent decodeSessionEvent(JsonObject o) {
         return new SessionEvent(o.integer("seq"), o.string("execution_id"), o.optInteger("time", 0), decodeEvent(o));
+    }
+
+    /** A stored cell's language: absent (rows from before languages) is Python; an unknown name is refused. */
+    private static Language queuedLanguage(String wire) {
+        try {
+            return Language.fromWire(wire);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
+        }
     }
 
     /** The status of a wire name; an unknown one is a {@link JsonException}. */

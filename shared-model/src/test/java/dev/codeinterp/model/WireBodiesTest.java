@@ -31,7 +31,7 @@ class WireBodiesTest {
                 new SessionEvent(2, "e1", 1700000000001L, new Event.Finished(Status.OK, 1L, 5L, 4L, null))), 7);
         String json = WireCodec.encode(history);
         assertThat(json).isEqualTo("{\"session_id\":\"s1\",\"events\":["
-                + "{\"seq\":1,\"execution_id\":\"e1\",\"time\":1700000000000,\"type\":\"queued\",\"code\":\"1+1\"},"
+                + "{\"seq\":1,\"execution_id\":\"e1\",\"time\":1700000000000,\"type\":\"queued\",\"code\":\"1+1\",\"language\":\"python\"},"
                 + "{\"seq\":2,\"execution_id\":\"e1\",\"time\":1700000000001,\"type\":\"finished\",\"status\":\"ok\","
                 + "\"execution_count\":1,\"duration_ms\":5,\"cpu_ms\":4,\"peak_memory_kb\":null}],\"last_seq\":7}");
         assertThat(WireCodec.decodeEventHistory(json)).isEqualTo(history);

@@ -1,6 +1,7 @@
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalInterpreter;
@@ -26,7 +27,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private static final String MODE_KEY = "codeinterp.mode";
 
     private final StatusLine status = new StatusLine();
-    private final Composer composer = new Composer(this);
+    private final Composer composer = new Composer(this, true);
+    /** The language picked for the open conversation (kept per conversation), or null: its last cell's. */
+    private final ConversationLanguage language = new ConversationLanguage();
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final HTMLElement page = Dom.el("div", "page");
@@ -153,6 +156,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
         Browser.replaceHash(next.route());
+        composer.setLanguage(language.open(next.route(), composer.language()));
         status.problem(null);
         status.clearLastRun();
         composer.setRunning(false);
@@ -170,18 +174,28 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         filesPanel.refresh();
     }
 
-    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
     @Override
     public void run(String code) {
+        run(code, composer.language());
+    }
+
+    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
+    @Override
+    public void run(String code, Language cellLanguage) {
         if (interpreter == null && noSession != null) {
             giveBack(List.of(code), noSession + " Your cell is back in the composer.");
             return;
         }
-        if (!pending.holding() && interpreter != null && interpreter.execute(code)) {
+        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage)) {
             composer.setRunning(true);
             return;
         }
-        pending.hold(code);
+        pending.hold(code, cellLanguage);
+    }
+
+    @Override
+    public void languagePicked(Language picked) {
+        language.picked(picked);
     }
 
     private void sendHeld() {
@@ -223,6 +237,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         conversation.apply(event);
         if (event.event() instanceof Event.Queued q) {
             pending.accepted(q.code());
+            Language own = language.queued(q.language());
+            if (own != null) {
+                composer.setLanguage(own);
+            }
             composer.remember(q.code());
             composer.setRunning(true);
         }

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.server.files.Workspace;
@@ -38,7 +39,7 @@ final class CellQueue {
      * Stores a new cell's {@code queued} event and returns its execution id; refused, with nothing
      * stored, when the session already holds its limit of waiting and running cells.
      */
-    String accept(String code) {
+    String accept(String code, Language language) {
         if (outstanding.incrementAndGet() > limit) {
             outstanding.decrementAndGet();
             throw new LimitExceededException(Limit.QUEUED_CELLS, Admission.RETRY_QUEUED_S, "this session already has " + limit
@@ -46,7 +47,7 @@ final class CellQueue {
         }
         String executionId = Tokens.newId();
         try {
-            events.emit(executionId, new Event.Queued(code));
+            events.emit(executionId, new Event.Queued(code, language));
         } catch (RuntimeException e) {
             outstanding.decrementAndGet();
             throw e;

@@ -112,7 +112,7 @@ public final class Session {
         if (closed) {
             throw new SessionClosedException();
         }
-        String executionId = cells.accept(code);
+        String executionId = cells.accept(code, language);
         busy = true;
         touch();
         inbox.add(new Signal.Submit(executionId, code, language, timeout));
