@@ -101,6 +101,7 @@
   }
 
   function onRestart() {
+    cells.onRestart(!fatal); // the JavaScript worker goes too
     if (fatal) {
       fatal = null;
       startWorker();
