@@ -1,4 +1,5 @@
-// Local mode's frame, part 1 of 3: the cells. Loaded before runtime.js, which creates one with
+// Over 300 lines: one lifecycle (queue, clocks, cap, numbering, exactly one `finished`) for every cell language.
+// Local mode's frame, part 2 of 4: the cells. Loaded before runtime.js, which creates one with
 // `codeinterpRuntime.cells(frame)`; `frame` is runtime.js's view of the worker (see there).
 //
 // Owns the queue of executes and the running cell's lifecycle: the timeout, interrupts

@@ -1,8 +1,8 @@
-// Local mode's frame, the JavaScript interpreter: a dedicated worker (js-worker.js) beside the
-// Python one, in this same opaque, zero-egress frame. Loaded before cells.js; runtime.js creates
-// one with `codeinterpRuntime.javascript(frame, onLine)`. Started by the first JavaScript cell and
-// kept for the frame's life; cells.js ends it to stop a cell (a busy worker cannot be interrupted,
-// so its variables are lost) and on `restart`. Its runner lines go to cells.js like Python's.
+// Local mode's frame, part 1 of 4: the JavaScript interpreter, a dedicated worker (js-worker.js)
+// beside the Python one, in this same opaque, zero-egress frame. Loaded before cells.js, which
+// creates one with `codeinterpRuntime.javascript(frame, onLine, onCrash)`. Started by the first
+// JavaScript cell; cells.js ends it to stop a cell (a busy worker cannot be interrupted, so its
+// variables are lost) and on `restart`. Its runner lines go to cells.js like Python's.
 (function (ns) {
   'use strict';
 

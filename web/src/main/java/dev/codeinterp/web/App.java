@@ -148,9 +148,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         interpreter = next;
         conversation = new ConversationView(this::finished, next.files(), intro != null ? intro
                 : mode == ModeSwitch.Mode.LOCAL
-                ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
-                        + "Write Python below and press Shift+Enter to run it."
-                : "Write Python below and press Shift+Enter to run it.");
+                ? "Local mode: Python (Pyodide) and JavaScript run in this browser. Nothing you run or upload leaves it. "
+                        + "Write code below, pick its language beside Run, and press Shift+Enter to run it."
+                : "Write Python, JavaScript or bash below (pick the language beside Run) and press Shift+Enter to run it.");
         page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
