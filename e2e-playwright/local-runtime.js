@@ -56,7 +56,7 @@ rt.wait = (predicate, timeoutMs = 60000, from = 0) => new Promise((resolve, reje
 });
 rt.start = (code, options = {}) => {
   const id = options.id || 'cell-' + (++rt.seq);
-  rt.send({ type: 'execute', id, code, timeoutMs: options.timeoutMs || 30000, maxOutputBytes: options.maxOutputBytes || 1048576 });
+  rt.send({ type: 'execute', id, code, language: options.language, timeoutMs: options.timeoutMs || 30000, maxOutputBytes: options.maxOutputBytes || 1048576 });
   return id;
 };
 rt.collect = async (id, timeoutMs = 60000) => {

@@ -1,5 +1,6 @@
 // A Chromium page for unit tests of the app's own JavaScript modules, served straight from the
-// source tree (web/src/main/resources/public) on a made-up origin: no server, no build. Requests
+// source tree (web/src/main/resources/public) on a made-up origin, no server (js/vendor/ from the
+// web module's build output, where its npm libraries are placed). Requests
 // for paths a test registers with `serve` get its answer instead (a fake API, a frame's page).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const PUBLIC = join(ROOT, 'web/src/main/resources/public');
 export const ORIGIN = 'http://unit.localhost';
+/** What the web module's build adds to public/ (js/vendor/: libraries from npm). */
+const BUILT = join(ROOT, 'web/target/classes/public');
 
 /**
  * Opens a blank page of ORIGIN in a fresh context. `serve(path, handler)` answers requests for
@@ -22,6 +25,9 @@ export async function modulePage(browser) {
     }
     if (path === '/') {
       return route.fulfill({ contentType: 'text/html', body: '<!DOCTYPE html><title>modules</title><body></body>' });
+    }
+    if (path.startsWith('/js/vendor/')) {
+      return route.fulfill({ path: join(BUILT, path) }); // libraries from npm: the web build places them
     }
     return route.fulfill({ path: join(PUBLIC, path) });
   });

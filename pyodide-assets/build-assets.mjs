@@ -3,7 +3,8 @@
 //   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
 //   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker's modules, the host module,
-//                                  python-files.json (the Python files the worker installs)
+//                                  python-files.json (the Python files the worker installs), the
+//                                  JavaScript worker and its libraries (acorn.js, inspect.js)
 //   <out>/runtime/codeinterp_runner/<module>.py[.gz]   the runner package
 //
 // Compressible files are stored gzipped only (level 9, done once here instead of per request);
@@ -28,8 +29,9 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
-const RUNTIME_FILES = ['runtime.html', 'cells.js', 'workspace.js', 'runtime.js',
-  'worker.mjs', 'boot.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs', 'errors.mjs', 'pyodide_host.py'];
+const RUNTIME_FILES = ['runtime.html', 'javascript.js', 'cells.js', 'workspace.js', 'runtime.js',
+  'worker.mjs', 'boot.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs', 'errors.mjs', 'pyodide_host.py',
+  'js-worker.js'];
 const RUNNER_PACKAGE = basename(runnerDir);
 
 rmSync(out, { recursive: true, force: true });
@@ -55,6 +57,14 @@ for (const name of PYODIDE_FILES) {
 // The runtime is served under a hash of its contents, so its URLs can be cached forever.
 const hash = createHash('sha256');
 const runtime = RUNTIME_FILES.map(name => [name, readFileSync(join(here, 'src', 'runtime', name))]);
+// The JavaScript worker's libraries from npm, as classic scripts it loads with importScripts:
+// acorn's UMD build (sets self.acorn) and object-inspect (CommonJS: wrapped to set self.codeinterpInspect;
+// its one require, Node's util.inspect, is left out in browsers as its package.json says).
+runtime.push(['acorn.js', readFileSync(join(here, 'node_modules', 'acorn', 'dist', 'acorn.js'))]);
+runtime.push(['inspect.js', Buffer.from('self.codeinterpInspect = (function () {\n'
+  + 'var module = { exports: {} }; var require = function () { return {}; };\n'
+  + readFileSync(join(here, 'node_modules', 'object-inspect', 'index.js'), 'utf8')
+  + '\nreturn module.exports;\n})();\n')]);
 // Every module of the runner package, in a fixed order (bytecode and anything else stay behind).
 for (const name of readdirSync(runnerDir).filter(name => name.endsWith('.py')).sort()) {
   runtime.push([`${RUNNER_PACKAGE}/${name}`, readFileSync(join(runnerDir, name))]);

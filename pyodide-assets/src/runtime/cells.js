@@ -1,16 +1,26 @@
-// Local mode's frame, part 1 of 3: the cells. Loaded before runtime.js, which creates one with
+// Over 300 lines: one lifecycle (queue, clocks, cap, numbering, exactly one `finished`) for every cell language.
+// Local mode's frame, part 2 of 4: the cells. Loaded before runtime.js, which creates one with
 // `codeinterpRuntime.cells(frame)`; `frame` is runtime.js's view of the worker (see there).
 //
 // Owns the queue of executes and the running cell's lifecycle: the timeout, interrupts
 // (SIGINT through the SharedArrayBuffer when the page is cross-origin isolated, otherwise a
 // fresh worker), the output cap, and exactly one `started` and one `finished` per execute, with
 // the lines a server's session would add when the interpreter is replaced under a cell.
+// A cell's `language` picks its interpreter: Python (the Pyodide worker), JavaScript (the worker
+// of javascript.js; stopping a cell ends that worker) or bash (refused: a browser has no shell).
+// Execution counts run across languages, as in a server session's one runner.
 (function (ns) {
   'use strict';
 
   const GRACE_MS = 700; // an interrupted cell that has not stopped by then loses its worker
   const DEFAULT_TIMEOUT_MS = 30000;
   const DEFAULT_MAX_OUTPUT = 1 << 20;
+  const LANGUAGES = ['python', 'javascript', 'bash'];
+  const BASH_UNAVAILABLE = {
+    ename: 'LanguageUnavailable',
+    evalue: 'Bash needs a real shell, and local mode runs in this browser, which has none: '
+      + 'switch to Server mode to run bash cells',
+  };
 
   ns.cells = function cells(frame) {
     const { toApp, sendLine, config } = frame;
@@ -19,9 +29,12 @@
     const defaultMaxOutput = Number.isInteger(config.maxOutputBytes) && config.maxOutputBytes >= 0
       ? config.maxOutputBytes : DEFAULT_MAX_OUTPUT;
     const utf8 = new TextEncoder();
-    let executionCount = 0; // the runner's last execution_count: a synthesized `started` follows it
+    let executionCount = 0; // the last cell's execution_count: a synthesized `started` follows it
+    let uncounted = 0; // cells the Python runner did not number (other languages, synthesized starts)
+    let restarting = false; // a `restart` replaces every interpreter and ends the running cell whatever its language
     let cell = null; // the execute being run
     const executions = []; // executes waiting for the running one, or for the worker
+    const javascript = ns.javascript(frame, onLine, onJavaScriptCrash);
 
     function onExecute(m) {
       if (typeof m.id !== 'string' || m.id === '') {
@@ -30,6 +43,7 @@
       executions.push({
         id: m.id,
         code: typeof m.code === 'string' ? m.code : '',
+        language: LANGUAGES.includes(m.language) ? m.language : 'python',
         timeoutMs: positive(m.timeoutMs, defaultTimeoutMs),
         maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : defaultMaxOutput,
       });
@@ -42,35 +56,73 @@
       }
     }
 
-    /** The worker is gone: a running cell ends as `ending` says (else just `reset`); counting restarts. */
+    /**
+     * `restart`: the JavaScript worker goes too. With `pythonReplaced` the Python replacement that
+     * follows ends the running cell, whatever its language; else (Python never loaded) it ends here.
+     */
+    function onRestart(pythonReplaced) {
+      javascript.stop();
+      restarting = pythonReplaced;
+      if (!pythonReplaced && cell && cell.language === 'javascript') {
+        endCell({ status: 'interrupted' }, 'the interpreter was restarted on request');
+      }
+    }
+
+    /**
+     * The Python worker is gone: a running cell ends as `ending` says (else just `reset`); counting
+     * restarts. A running JavaScript cell goes on, unless this is a `restart`.
+     */
     function onReplaced(reason, ending) {
-      if (cell && ending) {
+      if (cell && ending && (cell.language === 'python' || restarting)) {
         endCell(ending, reason); // says `reset` before the cell's `finished`
       } else {
         toApp({ type: 'reset', reason });
       }
+      restarting = false;
       executionCount = 0; // the next interpreter counts from 1
+      uncounted = 0;
     }
 
-    /** Python cannot load (`frame.fatal`): the running cell and every queued one end with an error. */
+    /** The JavaScript worker failed (its scripts did not load, it ran out of memory): the running JavaScript cell ends. */
+    function onJavaScriptCrash(message) {
+      if (cell && cell.language === 'javascript') {
+        const oom = /memory|allocation/i.test(message);
+        endCell({ status: oom ? 'oom' : 'error', error: { ename: oom ? 'MemoryError' : 'InterpreterCrashed', evalue: message } },
+          `the JavaScript interpreter crashed (${message}) and was replaced; its variables are lost, Python's are kept`);
+        pump();
+      }
+    }
+
+    /** Python cannot load (`frame.fatal`): the running Python cell and every queued one end with an error. */
     function onFatal(message) {
-      if (cell) {
+      if (cell && cell.language === 'python') {
         endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: message } });
       }
       pump();
     }
 
     function pump() {
-      if (cell || executions.length === 0) {
-        return;
-      }
-      if (frame.fatal) {
-        while (executions.length) {
+      while (!cell && executions.length > 0) {
+        const language = executions[0].language;
+        if (language === 'bash') {
+          cell = newCell(executions.shift());
+          endCell({ status: 'error', error: BASH_UNAVAILABLE });
+        } else if (language === 'javascript') {
+          cell = newCell(executions.shift());
+          cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
+          javascript.run({ ...cell, count: executionCount + 1 });
+          return;
+        } else if (frame.fatal) {
           cell = newCell(executions.shift());
           endCell({ status: 'error', error: { ename: 'LocalRuntimeError', evalue: frame.fatal } });
+        } else {
+          runPython();
+          return;
         }
-        return;
       }
+    }
+
+    function runPython() {
       if (!frame.ready) {
         return; // `ready` pumps again
       }
@@ -105,6 +157,14 @@
       }
       if (cell.grace) {
         return; // already stopping
+      }
+      if (cell.language === 'javascript') {
+        // A busy worker cannot be interrupted: it is ended, and its variables with it
+        javascript.stop();
+        endCell(stopEnding(), (timedOut ? `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)}, so ` : '')
+          + 'the JavaScript interpreter was replaced to stop the cell; its variables are lost, Python\'s are kept');
+        pump();
+        return;
       }
       const interrupts = frame.interrupts;
       if (!interrupts || !frame.ready) {
@@ -154,8 +214,13 @@
             return;
           }
           cell.started = true;
-          cell.count = event.execution_count;
-          executionCount = Number.isInteger(event.execution_count) ? event.execution_count : executionCount + 1;
+          if (cell.language === 'python' && Number.isInteger(event.execution_count)) {
+            cell.count = event.execution_count + uncounted;
+          } else {
+            cell.count = executionCount + 1;
+            uncounted += cell.language === 'python' ? 0 : 1;
+          }
+          executionCount = cell.count;
           clearTimeout(cell.timer);
           if (!cell.timedOut) {
             cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
@@ -163,7 +228,7 @@
           if (cell.interruptRequested && frame.interrupts) {
             Atomics.store(frame.interrupts, 0, 2);
           }
-          toApp({ type: 'runner', line });
+          forwardNumbered(cell, event, line);
           return;
         case 'stream':
           if (cell.started) {
@@ -185,8 +250,12 @@
             toApp({ type: 'runner', line });
           }
           return;
-        case 'display_data':
         case 'execute_result':
+          if (cell.started) {
+            forwardNumbered(cell, event, line);
+          }
+          return;
+        case 'display_data':
         case 'artifact':
           if (cell.started) {
             toApp({ type: 'runner', line });
@@ -200,15 +269,24 @@
           cell = null;
           clearTimers(ended);
           if (ended.timedOut) {
-            sendLine({ ...event, status: 'timeout' });
+            sendLine({ ...event, status: 'timeout', execution_count: ended.count });
           } else {
-            toApp({ type: 'runner', line });
+            forwardNumbered(ended, event, line);
           }
           pump();
           return;
         }
         default:
           return; // not the runner's to say (restarted, queued) or not ours to know
+      }
+    }
+
+    /** Forwards a line, with the cell's own count where the Python runner's differs (cells of other languages came between). */
+    function forwardNumbered(c, event, line) {
+      if (Number.isInteger(event.execution_count) && event.execution_count !== c.count && c.count !== null) {
+        sendLine({ ...event, execution_count: c.count });
+      } else {
+        toApp({ type: 'runner', line });
       }
     }
 
@@ -248,6 +326,7 @@
       clearTimers(ended);
       if (!ended.started) {
         executionCount += 1;
+        uncounted += 1; // no runner numbered it
         sendLine({ type: 'started', id: ended.id, execution_count: executionCount });
       }
       if (ending.error) {
@@ -268,7 +347,7 @@
       clearTimeout(c.grace);
     }
 
-    return { onExecute, onInterrupt, onLine, onReplaced, onFatal, pump };
+    return { onExecute, onInterrupt, onLine, onRestart, onReplaced, onFatal, pump };
   };
 
   function positive(value, fallback) {

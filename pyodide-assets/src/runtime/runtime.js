@@ -8,11 +8,11 @@
 // page is cross-origin isolated, otherwise replacing the worker), crash recovery, the output
 // cap, and exactly one `started` and one `finished` per execute.
 //
-// Three classic scripts, loaded in this order by runtime.html, share one global,
-// `codeinterpRuntime`: cells.js (the queue and the running cell: timeout, interrupt, output cap,
-// how a cell ends), workspace.js (file requests and the mirror that survives a reset) and this
-// one, part 3 of 3: the app's messages, the worker (start, crash, fatal, replacement) and the
-// big core files it is handed.
+// Four classic scripts, loaded in this order by runtime.html, share one global,
+// `codeinterpRuntime`: javascript.js (the JavaScript cells' worker), cells.js (the queue and the
+// running cell: timeout, interrupt, output cap, how a cell ends), workspace.js (file requests and
+// the mirror that survives a reset) and this one, part 4 of 4: the app's messages, the Python
+// worker (start, crash, fatal, replacement) and the big core files it is handed.
 (function (ns) {
   'use strict';
 
@@ -101,6 +101,7 @@
   }
 
   function onRestart() {
+    cells.onRestart(!fatal); // the JavaScript worker goes too
     if (fatal) {
       fatal = null;
       startWorker();

@@ -1,4 +1,4 @@
-// Local mode's frame, part 2 of 3: the workspace. Loaded before runtime.js, which creates one
+// Local mode's frame, part 3 of 4: the workspace. Loaded before runtime.js, which creates one
 // with `codeinterpRuntime.workspace(frame)`; `frame` is runtime.js's view of the worker.
 //
 // Owns the app's file requests (writeFile, listFiles, readFile, deleteFile): kept until the

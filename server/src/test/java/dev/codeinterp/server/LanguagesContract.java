@@ -152,6 +152,21 @@ abstract class LanguagesContract {
         }
     }
 
+    @Test
+    void the_history_keeps_each_cells_language_on_its_queued_event() {
+        TestApp.SessionRef s = app.createSession();
+        run(s, "javascript", "1", null);
+        run(s, "bash", "true", null);
+        run(s, "Python", "1", null);
+        java.util.List<String> languages = new java.util.ArrayList<>();
+        for (JsonObject e : app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events")) {
+            if (e.string("type").equals("queued")) {
+                languages.add(e.string("language"));
+            }
+        }
+        assertThat(languages).containsExactly("javascript", "bash", "python");
+    }
+
     private static String streamUntilFinished(WsClient ws) throws InterruptedException {
         StringBuilder out = new StringBuilder();
         while (true) {

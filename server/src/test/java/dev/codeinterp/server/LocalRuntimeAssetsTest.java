@@ -70,7 +70,7 @@ class LocalRuntimeAssetsTest {
         Map<String, String> csp = directives(header(r, "Content-Security-Policy"));
         assertThat(csp.get("default-src")).isEqualTo("'none'");
         assertThat(csp.get("script-src").split(" ")).containsExactlyInAnyOrder(
-                origin + runtimePath, origin + pyodidePath, "'wasm-unsafe-eval'");
+                origin + runtimePath, origin + pyodidePath, "blob:", "'wasm-unsafe-eval'");
         assertThat(csp.get("worker-src")).isEqualTo("blob:");
         assertThat(csp.get("connect-src").split(" ")).containsExactlyInAnyOrder(
                 origin + runtimePath, origin + pyodidePath, origin + "/local/wheels/");

@@ -13,9 +13,15 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
 
     EventType type();
 
-    /** The cell was accepted and waits its turn; carries the code (and its language) so history can show it. */
+    /**
+     * The cell was accepted and waits its turn; carries the code and its language so history can
+     * show them (a stored event without a language is a Python cell).
+     */
     record Queued(String code, Language language) implements Event {
-        /** A Python cell. */
+        public Queued {
+            language = language == null ? Language.PYTHON : language;
+        }
+
         public Queued(String code) {
             this(code, Language.PYTHON);
         }

@@ -130,6 +130,7 @@ final class EventCodec {
         return new SessionEvent(o.integer("seq"), o.string("execution_id"), o.optInteger("time", 0), decodeEvent(o));
     }
 
+    /** A stored cell's language: absent (rows from before languages) is Python; an unknown name is refused. */
     private static Language queuedLanguage(String wire) {
         try {
             return Language.fromWire(wire);

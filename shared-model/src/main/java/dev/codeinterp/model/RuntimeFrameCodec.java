@@ -28,6 +28,7 @@ public final class RuntimeFrameCodec {
                 RuntimeFrameMessage.Execute e = (RuntimeFrameMessage.Execute) message;
                 m.put("id", e.id());
                 m.put("code", e.code());
+                m.put("language", e.language().wire());
                 break;
             }
             case WRITE_FILE: {
@@ -125,7 +126,7 @@ public final class RuntimeFrameCodec {
         }
         switch (type) {
             case EXECUTE:
-                return new RuntimeFrameMessage.Execute(o.string("id"), o.string("code"));
+                return new RuntimeFrameMessage.Execute(o.string("id"), o.string("code"), language(o.optString("language", null)));
             case INTERRUPT:
                 return new RuntimeFrameMessage.Interrupt();
             case RESTART:
@@ -161,6 +162,14 @@ public final class RuntimeFrameCodec {
                 return new RuntimeFrameMessage.FileError(o.string("requestId"), o.optString("message", ""));
             default:
                 throw new JsonException("unhandled frame message type '" + typeName + "'");
+        }
+    }
+
+    private static Language language(String wire) {
+        try {
+            return Language.fromWire(wire);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
         }
     }
 

@@ -30,8 +30,16 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
         String requestId();
     }
 
-    /** Runs one cell (the frame's defaults for the timeout and output cap apply). */
-    record Execute(String id, String code) implements ToFrame {
+    /** Runs one cell (the frame's defaults for the timeout and output cap apply); no language is Python. */
+    record Execute(String id, String code, Language language) implements ToFrame {
+        public Execute {
+            language = language == null ? Language.PYTHON : language;
+        }
+
+        public Execute(String id, String code) {
+            this(id, code, Language.PYTHON);
+        }
+
         public Type type() { return Type.EXECUTE; }
     }
 

@@ -38,7 +38,7 @@ class RuntimeFrameCodecTest {
     @Test
     void the_app_sends_exactly_the_fields_the_frame_reads() {
         assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.Execute("l1-x", "1+1")))
-                .isEqualTo("{\"type\":\"execute\",\"id\":\"l1-x\",\"code\":\"1+1\"}");
+                .isEqualTo("{\"type\":\"execute\",\"id\":\"l1-x\",\"code\":\"1+1\",\"language\":\"python\"}");
         assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.WriteFile("f7", "a.txt")))
                 .isEqualTo("{\"type\":\"writeFile\",\"requestId\":\"f7\",\"name\":\"a.txt\"}");
         assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.Interrupt())).isEqualTo("{\"type\":\"interrupt\"}");

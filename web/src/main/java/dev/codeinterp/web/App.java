@@ -31,7 +31,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private static final String MODE_KEY = "codeinterp.mode";
 
     private final StatusLine status = new StatusLine();
-    private final Composer composer = new Composer(this);
+    private final Composer composer = new Composer(this, true);
+    /** The language picked for the open conversation (kept per conversation), or null: its last cell's. */
+    private final ConversationLanguage language = new ConversationLanguage();
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final NotebookButtons notebookButtons = new NotebookButtons(status, () -> this.interpreter, this);
@@ -158,14 +160,15 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         interpreter = next;
         conversation = new ConversationView(this::finished, next.files(), intro != null ? intro
                 : mode == ModeSwitch.Mode.LOCAL
-                ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
-                        + "Write Python below and press Shift+Enter to run it."
-                : "Write Python below and press Shift+Enter to run it.");
+                ? "Local mode: Python (Pyodide) and JavaScript run in this browser. Nothing you run or upload leaves it. "
+                        + "Write code below, pick its language beside Run, and press Shift+Enter to run it."
+                : "Write Python, JavaScript or bash below (pick the language beside Run) and press Shift+Enter to run it.");
         page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
         Browser.replaceHash(next.route());
+        composer.setLanguage(language.open(next.route(), composer.language()));
         status.problem(null);
         status.clearLastRun();
         composer.setRunning(false);
@@ -203,18 +206,28 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         return null;
     }
 
-    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
     @Override
     public void run(String code) {
+        run(code, composer.language());
+    }
+
+    /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
+    @Override
+    public void run(String code, Language cellLanguage) {
         if (interpreter == null && noSession != null) {
             giveBack(List.of(code), noSession + " Your cell is back in the composer.");
             return;
         }
-        if (!pending.holding() && interpreter != null && interpreter.execute(code)) {
+        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage)) {
             composer.setRunning(true);
             return;
         }
-        pending.hold(code);
+        pending.hold(code, cellLanguage);
+    }
+
+    @Override
+    public void languagePicked(Language picked) {
+        language.picked(picked);
     }
 
     private void sendHeld() {
@@ -256,6 +269,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         conversation.apply(event);
         if (event.event() instanceof Event.Queued q) {
             pending.accepted(q.code());
+            Language own = language.queued(q.language());
+            if (own != null) {
+                composer.setLanguage(own);
+            }
             composer.remember(q.code());
             composer.setRunning(true);
         }

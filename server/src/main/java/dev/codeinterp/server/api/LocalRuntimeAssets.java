@@ -84,8 +84,10 @@ final class LocalRuntimeAssets {
     /** The framed page: its configuration inline, and a CSP that limits it to our assets. */
     void runtimePage(Context ctx) {
         String origin = origin(ctx);
+        // blob: scripts are the JavaScript worker's cells (js-worker.js loads each with importScripts
+        // instead of eval, which stays refused); they fetch nothing, and connect-src is unchanged
         ctx.header("Content-Security-Policy", SecurityHeaders.runtimeCsp(origin, embedAncestors,
-                List.of(origin + runtimePath, origin + indexPath),
+                List.of(origin + runtimePath, origin + indexPath, "blob:"),
                 List.of(origin + runtimePath, origin + indexPath, origin + WHEELS_PATH, packages.cspSource(origin))));
         ctx.header("Cache-Control", "no-cache");
         ctx.contentType(mimeType("runtime.html")).result(pageTemplate);

@@ -1,6 +1,7 @@
 package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.RuntimeFrameMessage;
 import dev.codeinterp.model.SessionEvent;
@@ -175,11 +176,11 @@ public final class LocalInterpreter implements Interpreter {
     }
 
     @Override
-    public boolean execute(String code) {
+    public boolean execute(String code, Language language) {
         String executionId = "l" + (seq + 1) + "-" + randomId().substring(0, 8);
         unfinished.add(executionId);
-        emit(executionId, new Event.Queued(code));
-        frame.post(new RuntimeFrameMessage.Execute(executionId, code));
+        emit(executionId, new Event.Queued(code, language));
+        frame.post(new RuntimeFrameMessage.Execute(executionId, code, language));
         return true;
     }
 

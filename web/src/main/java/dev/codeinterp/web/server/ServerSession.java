@@ -2,6 +2,7 @@ package dev.codeinterp.web.server;
 
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Limit;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.WireCodec;
@@ -175,11 +176,11 @@ public final class ServerSession implements Interpreter {
 
     /** Sends the cell if the session is connected; returns false, saying nothing, if not (the caller holds it). */
     @Override
-    public boolean execute(String code) {
+    public boolean execute(String code, Language language) {
         if (!connected()) {
             return false;
         }
-        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null)));
+        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire())));
         unanswered.add(code);
         return true;
     }

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.session;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
 
 /**
@@ -35,7 +36,12 @@ public interface Interpreter {
      * it and tries again when the state becomes connected. A sent cell is answered by its
      * {@code queued} event or by {@link Listener#onRefused}.
      */
-    boolean execute(String code);
+    default boolean execute(String code) {
+        return execute(code, Language.PYTHON);
+    }
+
+    /** As {@link #execute(String)}, in {@code language}; each language keeps its own state. */
+    boolean execute(String code, Language language);
 
     void interrupt();
 

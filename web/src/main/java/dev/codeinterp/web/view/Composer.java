@@ -1,5 +1,6 @@
 package dev.codeinterp.web.view;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.events.KeyboardEvent;
 import org.teavm.jso.dom.html.HTMLElement;
@@ -9,11 +10,21 @@ import java.util.List;
 
 /**
  * The code editor: Shift+Enter or Ctrl/Cmd+Enter runs, Tab indents, Enter keeps the indent
- * (one level more after a colon), Up/Down at the first/last line recall earlier cells.
+ * (one level more after a colon in Python, an opening bracket in JavaScript), Up/Down at the
+ * first/last line recall earlier cells. With a language picker, cells run in the picked language.
  */
 public final class Composer {
     public interface Actions {
         void run(String code);
+
+        /** A cell in {@code language}; without a picker every cell is Python. */
+        default void run(String code, Language language) {
+            run(code);
+        }
+
+        /** The user picked another language for the next cells. */
+        default void languagePicked(Language language) {
+        }
 
         void interrupt();
 
@@ -31,9 +42,17 @@ public final class Composer {
     private int historyIndex;
     private String draft = "";
     private final Actions actions;
+    /** The language picker, or null (the embed widget runs Python only). */
+    private final HTMLElement picker;
+    private Language language = Language.PYTHON;
 
     public Composer(Actions actions) {
+        this(actions, false);
+    }
+
+    public Composer(Actions actions, boolean languagePicker) {
         this.actions = actions;
+        this.picker = languagePicker ? LanguagePicker.create(this::pick) : null;
         editor.setAttribute("data-testid", "composer");
         editor.setAttribute("aria-label", "Python code");
         editor.setAttribute("spellcheck", "false");
@@ -54,6 +73,9 @@ public final class Composer {
         HTMLElement fresh = Dom.button("New session", "new-session", "Start a new session");
         fresh.addEventListener("click", e -> actions.newSession());
         HTMLElement buttons = Dom.el("div", "composer-buttons");
+        if (picker != null) {
+            buttons.appendChild(picker);
+        }
         buttons.appendChild(run);
         buttons.appendChild(interrupt);
         buttons.appendChild(restart);
@@ -107,10 +129,31 @@ public final class Composer {
         return Browser.value(editor);
     }
 
+    public Language language() {
+        return language;
+    }
+
+    /** Shows {@code chosen} as the language of the next cells (a conversation's own, on opening it). */
+    public void setLanguage(Language chosen) {
+        language = chosen;
+        if (picker != null) {
+            Browser.setValue(picker, chosen.wire());
+        }
+        editor.setAttribute("aria-label", CellLanguage.label(chosen) + " code");
+        editor.setAttribute("placeholder", CellLanguage.placeholder(chosen));
+        rehighlight();
+    }
+
+    private void pick(Language chosen) {
+        setLanguage(chosen);
+        actions.languagePicked(chosen);
+        editor.focus();
+    }
+
     private void rehighlight() {
         Dom.clear(highlight);
         // a trailing newline needs a character after it, or the copy is a line shorter than the textarea
-        PythonHighlighter.render(Browser.value(editor) + " ", highlight);
+        CellLanguage.highlight(Browser.value(editor) + " ", language, highlight);
         Browser.syncScroll(editor, highlight);
     }
 
@@ -122,7 +165,7 @@ public final class Composer {
         remember(code);
         draft = "";
         setCode("");
-        actions.run(code);
+        actions.run(code, language);
     }
 
     private void onKey(KeyboardEvent e) {
@@ -160,7 +203,8 @@ public final class Composer {
             spaces++;
         }
         String indent = " ".repeat(spaces);
-        return line.trim().endsWith(":") ? indent + "    " : indent;
+        String opener = language == Language.PYTHON ? ":" : language == Language.JAVASCRIPT ? "{" : "\u0000";
+        return line.trim().endsWith(opener) ? indent + "    " : indent;
     }
 
     private boolean onFirstLine() {

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.view;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -16,17 +17,19 @@ import java.util.List;
 public final class PendingCells {
     public interface Sender {
         /** Returns false if the cell could not be sent now; it stays held. */
-        boolean send(String code);
+        boolean send(String code, Language language);
     }
 
     private static final class Cell {
         final String code;
+        final Language language;
         final HTMLElement view;
         final HTMLElement footer;
         boolean sent;
 
-        Cell(String code, HTMLElement view, HTMLElement footer) {
+        Cell(String code, Language language, HTMLElement view, HTMLElement footer) {
             this.code = code;
+            this.language = language;
             this.view = view;
             this.footer = footer;
         }
@@ -54,12 +57,12 @@ public final class PendingCells {
         return false;
     }
 
-    public void hold(String code) {
+    public void hold(String code, Language language) {
         HTMLElement view = Dom.el("article", "turn pending");
         view.setAttribute("data-testid", "pending-turn");
         HTMLElement header = Dom.el("div", "turn-code");
         HTMLElement pre = Dom.el("pre", "code");
-        PythonHighlighter.render(code, pre);
+        CellLanguage.highlight(code, language, pre);
         header.appendChild(pre);
         view.appendChild(header);
         HTMLElement footer = Dom.el("div", "turn-footer");
@@ -67,7 +70,7 @@ public final class PendingCells {
         view.appendChild(footer);
         root.appendChild(view);
         Browser.scrollIntoView(view);
-        cells.add(new Cell(code, view, footer));
+        cells.add(new Cell(code, language, view, footer));
     }
 
     /** What held cells are waiting for, in a few words: "waiting for the connection…". */
@@ -87,7 +90,7 @@ public final class PendingCells {
             if (c.sent) {
                 continue;
             }
-            if (!sender.send(c.code)) {
+            if (!sender.send(c.code, c.language)) {
                 break;
             }
             c.sent = true;

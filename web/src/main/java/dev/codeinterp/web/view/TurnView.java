@@ -1,6 +1,7 @@
 package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.rules.MimeTypes;
@@ -47,11 +48,12 @@ public final class TurnView {
         return finished;
     }
 
-    void queued(String code) {
+    void queued(String code, Language language) {
         this.code = code;
         HTMLElement header = Dom.el("div", "turn-code");
         HTMLElement pre = Dom.el("pre", "code");
-        PythonHighlighter.render(code, pre);
+        pre.setAttribute("data-language", language.wire());
+        CellLanguage.highlight(code, language, pre);
         if (code.split("\n", -1).length > 12) {
             pre.getClassList().add("collapsed");
             HTMLElement toggle = Dom.button("Show all", null, "Show the whole cell");
@@ -66,6 +68,7 @@ public final class TurnView {
         copyCode.addEventListener("click", e -> Browser.copy(code));
         HTMLElement copyOutput = Dom.button("Copy output", null, "Copy this cell's text output");
         copyOutput.addEventListener("click", e -> Browser.copy(plainOutput.toString()));
+        tools.appendChild(CellLanguage.tag(language));
         tools.appendChild(copyCode);
         tools.appendChild(copyOutput);
         header.insertBefore(pre, header.getFirstChild());
@@ -77,7 +80,7 @@ public final class TurnView {
     void apply(Event event, long timeMs) {
         switch (event.type()) {
             case QUEUED:
-                queued(((Event.Queued) event).code());
+                queued(((Event.Queued) event).code(), ((Event.Queued) event).language());
                 break;
             case STARTED:
                 running = true;
