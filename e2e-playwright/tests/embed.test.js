@@ -118,6 +118,16 @@ test('two widgets on a page of another origin run code through run(), stream liv
     assert.equal(local.ready.runtime, 'browser');
     assert.equal(local.missing.success, false);
     assert.equal(local.missing.error.name, 'NameError');
+    // JavaScript in both runtimes, each language with its own state; bash on the server only
+    const other = await page.evaluate(async () => ({
+      js: [(await a.run('let n = 6', { language: 'javascript' })).status, (await a.run('console.log(n * 7)', { language: 'javascript' })).stdout,
+        (await b.run('console.log(6 * 7)', { language: 'javascript' })).stdout],
+      bash: (await a.run('echo $((6*7))', { language: 'bash' })).stdout,
+      localBash: (await b.run('echo hi', { language: 'bash' })).error?.name,
+      unknown: await a.run('1', { language: 'cobol' }).then(() => 'ran', (e) => e.message),
+    }));
+    assert.deepEqual(other, { js: ['ok', '42\n', '42\n'], bash: '42\n', localBash: 'LanguageUnavailable',
+      unknown: "language 'cobol' is not supported; use python, javascript or bash" });
     const failed = await page.evaluate(() => a.run('1/0'));
     assert.equal(failed.status, 'error');
     assert.equal(failed.error.name, 'ZeroDivisionError');

@@ -4,6 +4,7 @@ package dev.codeinterp.web.embed;
 import dev.codeinterp.model.EmbedCodec;
 import dev.codeinterp.model.EmbedMessage;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.EmbedChannel;
@@ -133,12 +134,17 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         switch (m.type()) {
             case RUN: {
                 EmbedMessage.Run r = (EmbedMessage.Run) m;
-                if (!r.language().equals("python")) {
-                    send(new EmbedMessage.Failure(r.id(), "Only Python runs here, not " + r.language() + "."));
-                } else if (unusable != null) {
+                Language language;
+                try {
+                    language = Language.fromWire(r.language());
+                } catch (IllegalArgumentException e) {
+                    send(new EmbedMessage.Failure(r.id(), e.getMessage()));
+                    return;
+                }
+                if (unusable != null) {
                     send(new EmbedMessage.Failure(r.id(), unusable));
                 } else {
-                    submit(new Runs.Run(r.id(), r.code(), false));
+                    submit(new Runs.Run(r.id(), r.code(), language, false));
                 }
                 return;
             }
@@ -217,7 +223,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
 
     private void setUp() {
         if (!options.prerun.isBlank()) {
-            submit(new Runs.Run(null, options.prerun, true));
+            submit(new Runs.Run(null, options.prerun, options.language(), true));
         }
         if (options.autorun == EmbedOptions.Autorun.YES) {
             runEditorCode();
@@ -229,7 +235,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
     private void runEditorCode() {
         String code = composer.code();
         if (!code.isBlank()) {
-            submit(new Runs.Run(null, code, false));
+            submit(new Runs.Run(null, code, options.language(), false));
         }
     }
 
@@ -341,7 +347,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
 
     @Override
     public void run(String code) {
-        submit(new Runs.Run(null, code, false));
+        submit(new Runs.Run(null, code, options.language(), false));
     }
 
     @Override

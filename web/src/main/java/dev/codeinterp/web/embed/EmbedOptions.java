@@ -1,6 +1,7 @@
 package dev.codeinterp.web.embed;
 
 import dev.codeinterp.model.EmbedMessage;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.web.bindings.EmbedChannel;
 
 /**
@@ -68,6 +69,15 @@ final class EmbedOptions {
         }
         if (o.maxHeight() != null) {
             maxHeight = Math.max(0, o.maxHeight());
+        }
+    }
+
+    /** The language of the editor's code and the setup code; an unknown name is Python. */
+    Language language() {
+        try {
+            return Language.fromWire(language);
+        } catch (IllegalArgumentException e) {
+            return Language.PYTHON;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.embed;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.ResultFold;
 import dev.codeinterp.web.bindings.Browser;
 
@@ -18,13 +19,15 @@ final class Runs {
     static final class Run {
         final String requestId;
         final String code;
+        final Language language;
         final boolean hidden;
         final double startedAt = Browser.now();
         final ResultFold fold = new ResultFold();
 
-        Run(String requestId, String code, boolean hidden) {
+        Run(String requestId, String code, Language language, boolean hidden) {
             this.requestId = requestId;
             this.code = code;
+            this.language = language;
             this.hidden = hidden;
         }
 
@@ -35,7 +38,7 @@ final class Runs {
 
     interface Sender {
         /** False if the interpreter cannot take the cell now. */
-        boolean send(String code);
+        boolean send(String code, Language language);
     }
 
     private final List<Run> held = new ArrayList<>();
@@ -52,7 +55,7 @@ final class Runs {
         while (!held.isEmpty()) {
             Run run = held.get(0);
             sent.add(run); // before sending: a local interpreter answers `queued` inside execute
-            if (!sender.send(run.code)) {
+            if (!sender.send(run.code, run.language)) {
                 sent.remove(sent.size() - 1);
                 return;
             }
