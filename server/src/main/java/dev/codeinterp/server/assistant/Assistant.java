@@ -22,6 +22,7 @@ import java.util.function.Consumer;
  * it on request. Off, and calling nothing, when no endpoint is configured.
  */
 public final class Assistant implements AutoCloseable {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Assistant.class);
     /** Longer prompts are refused: they would go to the endpoint whole. */
     public static final int MAX_PROMPT_CHARS = 100_000;
     private static final int MAX_HISTORY_EVENTS = 50_000;
@@ -60,26 +61,42 @@ public final class Assistant implements AutoCloseable {
             throw new IllegalArgumentException("the prompt is longer than " + MAX_PROMPT_CHARS + " characters");
         }
         String turnId = Tokens.newId();
-        List<ChatMessage> messages = Conversation.from(history(session), turnId);
-        messages.add(ChatMessage.user(text));
-        AssistantTurn turn = new AssistantTurn(session, turnId, messages, client, tools, settings.maxToolRounds());
-        if (running.putIfAbsent(session.id(), turn) != null) {
-            throw new IllegalStateException("the assistant is still answering; stop it or wait");
-        }
-        try {
-            session.recordTurnEvent(turnId, new Event.Prompt(text));
-            turns.execute(() -> {
-                try {
-                    turn.run();
-                } finally {
-                    running.remove(session.id(), turn);
-                }
-            });
-        } catch (RuntimeException e) {
-            running.remove(session.id(), turn);
-            throw e;
+        // under one lock with the end of a turn: the history read holds the previous turn whole,
+        // and a turn's prompt never lands between another's last events
+        synchronized (running) {
+            if (running.containsKey(session.id())) {
+                throw new IllegalStateException("the assistant is still answering; stop it or wait");
+            }
+            List<ChatMessage> messages = Conversation.from(history(session), turnId);
+            messages.add(ChatMessage.user(text));
+            AssistantTurn turn = new AssistantTurn(session, turnId, messages, client, tools, settings.maxToolRounds());
+            running.put(session.id(), turn);
+            try {
+                session.recordTurnEvent(turnId, new Event.Prompt(text));
+                turns.execute(() -> finish(session, turnId, turn));
+            } catch (RuntimeException e) {
+                running.remove(session.id(), turn);
+                throw e;
+            }
         }
         return turnId;
+    }
+
+    private void finish(Session session, String turnId, AssistantTurn turn) {
+        Event.AssistantDone done = null;
+        try {
+            done = turn.run();
+        } finally {
+            synchronized (running) {
+                running.remove(session.id(), turn);
+                try {
+                    session.recordTurnEvent(turnId, done != null ? done
+                            : new Event.AssistantDone(dev.codeinterp.model.AssistantStatus.ERROR, "The assistant failed inside this server."));
+                } catch (RuntimeException e) {
+                    log.warn("could not record the end of assistant turn {}", turnId, e);
+                }
+            }
+        }
     }
 
     /** Stops this session's turn, if one runs: the upstream request is cancelled and its running cell interrupted. */
@@ -92,22 +109,17 @@ public final class Assistant implements AutoCloseable {
         return true;
     }
 
-    /** Whether this session's assistant is answering now. */
-    public boolean answering(Session session) {
-        return running.containsKey(session.id());
-    }
-
     private static List<SessionEvent> history(Session session) {
-        List<SessionEvent> log = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<SessionEvent> stored = java.util.Collections.synchronizedList(new ArrayList<>());
         Consumer<SessionEvent> sink = e -> {
-            if (log.size() < MAX_HISTORY_EVENTS) {
-                log.add(e);
+            if (stored.size() < MAX_HISTORY_EVENTS) {
+                stored.add(e);
             }
         };
         session.subscribe(0, sink); // subscribe-and-leave: the stored log, consistently
         session.unsubscribe(sink);
-        synchronized (log) {
-            return new ArrayList<>(log);
+        synchronized (stored) {
+            return new ArrayList<>(stored);
         }
     }
 

@@ -14,8 +14,9 @@ import java.util.concurrent.CancellationException;
  * One prompt's loop: ask the model (its text streams into the session as {@code assistant_text}),
  * run the tool calls it makes in order as cells of the session, send their results back, and
  * repeat until it answers or the round limit is hit. Always ends with one {@code assistant_done}.
+ * Not thread-safe: one thread runs it; {@link #cancel} may be called from any.
  */
-final class AssistantTurn implements Runnable {
+final class AssistantTurn {
     private static final Logger log = LoggerFactory.getLogger(AssistantTurn.class);
 
     private final Session session;
@@ -36,8 +37,8 @@ final class AssistantTurn implements Runnable {
         this.maxToolRounds = maxToolRounds;
     }
 
-    @Override
-    public void run() {
+    /** Runs the loop to its end and returns the {@code assistant_done} to record (the caller records it). */
+    Event.AssistantDone run() {
         AssistantStatus status;
         String message = null;
         try {
@@ -58,11 +59,7 @@ final class AssistantTurn implements Runnable {
             status = AssistantStatus.ERROR;
             message = "The assistant failed inside this server; see its log.";
         }
-        try {
-            session.recordTurnEvent(turnId, new Event.AssistantDone(status, message));
-        } catch (RuntimeException e) {
-            log.warn("could not record the end of assistant turn {}", turnId, e);
-        }
+        return new Event.AssistantDone(status, message);
     }
 
     private AssistantStatus loop() {

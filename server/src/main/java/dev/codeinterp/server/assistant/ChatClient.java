@@ -29,6 +29,8 @@ import java.util.function.Consumer;
  */
 final class ChatClient {
     private static final int MAX_ERROR_BODY_BYTES = 64 << 10;
+    /** One answer longer than this is an endpoint that does not stop (max_tokens ignored): it is cut off. */
+    static final int MAX_ANSWER_CHARS = 200_000;
 
     private final AssistantSettings settings;
     private final HttpClient http;
@@ -107,6 +109,10 @@ final class ChatClient {
                 }
                 OpenAiWire.Chunk chunk = OpenAiWire.chunk(data, calls);
                 if (!chunk.text().isEmpty()) {
+                    if (text.length() + chunk.text().length() > MAX_ANSWER_CHARS) {
+                        throw new AssistantException("The model endpoint sent more than " + MAX_ANSWER_CHARS
+                                + " characters in one answer; the rest was not read.");
+                    }
                     text.append(chunk.text());
                     onText.accept(chunk.text());
                 }

@@ -18,10 +18,15 @@ final class ToolCallAssembler {
 
     /** A bound on one call's arguments: a model that streams more than this is broken or hostile. */
     static final int MAX_ARGUMENT_CHARS = 4 << 20;
+    /** More calls than this in one message is a broken or hostile endpoint. */
+    static final int MAX_CALLS = 32;
 
     private final TreeMap<Long, Partial> calls = new TreeMap<>();
 
     void add(long index, String id, String name, String argumentsFragment) {
+        if (!calls.containsKey(index) && calls.size() >= MAX_CALLS) {
+            throw new AssistantException("The model asked for more than " + MAX_CALLS + " tool calls in one message.");
+        }
         Partial p = calls.computeIfAbsent(index, i -> new Partial());
         if (id != null && !id.isEmpty()) {
             p.id = id;

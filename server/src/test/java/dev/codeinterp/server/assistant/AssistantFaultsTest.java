@@ -180,6 +180,30 @@ class AssistantFaultsTest {
     }
 
     @Test
+    void an_endpoint_that_never_stops_writing_is_cut_off_and_one_that_floods_tool_calls_runs_none() throws Exception {
+        String[] pieces = new String[22];
+        for (int i = 0; i < pieces.length; i++) {
+            pieces[i] = textChunk("x".repeat(10_000));
+        }
+        StringBuilder flood = new StringBuilder();
+        for (int i = 0; i <= ToolCallAssembler.MAX_CALLS; i++) {
+            flood.append(toolChunk(i, "call_" + i, "run_code", "{\"code\": \"print(1)\"}"));
+        }
+        endpoint.then(stream(pieces)).then(stream(flood.toString(), finish("tool_calls"), DONE));
+        try (Assistant assistant = assistant()) {
+            assistant.ask(session, "write forever");
+            List<SessionEvent> turn = untilDone();
+            assertThat(text(turn).length()).isLessThanOrEqualTo(ChatClient.MAX_ANSWER_CHARS);
+            assertThat(done(turn).message()).contains("more than " + ChatClient.MAX_ANSWER_CHARS + " characters");
+
+            assistant.ask(session, "call everything");
+            turn = untilDone();
+            assertThat(turn.stream().filter(e -> e.event() instanceof Event.Queued)).isEmpty();
+            assertThat(done(turn).message()).contains("more than " + ToolCallAssembler.MAX_CALLS + " tool calls");
+        }
+    }
+
+    @Test
     void a_model_that_keeps_calling_tools_is_stopped_at_the_round_limit() throws Exception {
         for (int i = 0; i < 3; i++) {
             endpoint.then(stream(toolChunk(0, "call_" + i, "run_code", "{\"code\": \"print(" + i + ")\", \"language\": \"python\"}"),
