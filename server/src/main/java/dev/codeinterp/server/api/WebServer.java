@@ -1,5 +1,6 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.Health;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
@@ -31,7 +32,8 @@ public final class WebServer implements AutoCloseable {
         OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
-        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
+        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired(),
+                assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {

@@ -46,6 +46,11 @@ public final class Assistant implements AutoCloseable {
         return settings.enabled();
     }
 
+    /** The model prompts go to, or null when off. */
+    public String model() {
+        return settings.model();
+    }
+
     /**
      * Records the prompt and starts the turn; returns its id. Refused (nothing recorded) when the
      * assistant is off, the prompt is empty or too long, or this session's assistant is still answering.

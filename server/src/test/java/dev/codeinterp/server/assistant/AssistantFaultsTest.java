@@ -336,6 +336,8 @@ class AssistantFaultsTest {
         }
         assertThat(endpoint.requests).isEmpty();
         assertThat(events.stream().filter(e -> e.event() instanceof Event.Prompt)).isEmpty();
+        assertThat(dev.codeinterp.model.WireCodec.decodeHealth(app.get("/healthz", null).body()).assistant())
+                .isEqualTo(dev.codeinterp.model.Health.Assistant.OFF);
     }
 
     private List<SessionEvent> untilDone() throws InterruptedException {

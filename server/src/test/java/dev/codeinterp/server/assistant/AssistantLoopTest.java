@@ -150,6 +150,11 @@ class AssistantLoopTest {
         assertThat(logged.toString(StandardCharsets.UTF_8)).isNotEmpty().doesNotContain(LlamaServer.API_KEY)
                 .doesNotContain("sk-wrong-key-3c9d");
         assertThat(settings(LlamaServer.API_KEY).toString()).doesNotContain(LlamaServer.API_KEY);
+        // the browser learns only that the assistant is on, and its model
+        TestApp.Response health = app.get("/healthz", null);
+        assertThat(WireCodec.decodeHealth(health.body()).assistant())
+                .isEqualTo(new dev.codeinterp.model.Health.Assistant(true, "test-model"));
+        assertThat(health.body()).doesNotContain(LlamaServer.API_KEY).doesNotContain(llama.baseUrl());
     }
 
     /** Events until the end of the assistant turn that the next prompt frame starts. */
