@@ -2,6 +2,8 @@ package dev.codeinterp.server;
 
 import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
+import dev.codeinterp.server.assistant.Assistant;
+import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.metrics.ServerMetrics;
@@ -30,8 +32,13 @@ public final class Main implements AutoCloseable {
     private final SessionManager sessions;
     private final WebServer web;
     private final ServerMetrics metrics;
+    private final Assistant assistant;
 
     public Main(Settings settings) {
+        this(settings, AssistantSettings.fromEnvironment(System.getenv()));
+    }
+
+    public Main(Settings settings, AssistantSettings assistantSettings) {
         this.metrics = new ServerMetrics(settings.runtime());
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
         database.writer().onCommit(metrics::storeCommitted);
@@ -55,7 +62,11 @@ public final class Main implements AutoCloseable {
                 new DownloadLinks(), metrics);
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
-        this.web = new WebServer(settings, sessions, backend, pool, metrics);
+        this.assistant = new Assistant(assistantSettings, settings.defaultTimeout());
+        if (assistant.enabled()) {
+            log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
+        }
+        this.web = new WebServer(settings, sessions, backend, pool, metrics, assistant);
     }
 
     /** A deployment is its data directory: one server process at a time owns it and its sandboxes. */
@@ -93,6 +104,7 @@ public final class Main implements AutoCloseable {
     public void close() {
         try {
             web.close();
+            assistant.close();
         } finally {
             try {
                 sessions.close();

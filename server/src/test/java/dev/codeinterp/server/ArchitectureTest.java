@@ -17,6 +17,8 @@ class ArchitectureTest {
     private static final String API = "dev.codeinterp.server.api..";
     /** The MCP endpoint is a handler like those of api: the same layer, the same rules. */
     private static final String MCP = "dev.codeinterp.server.mcp..";
+    /** The assistant loop: called by api, drives sessions like a person would. */
+    private static final String ASSISTANT = "dev.codeinterp.server.assistant..";
     private static final String SESSION = "dev.codeinterp.server.session..";
     private static final String SANDBOX = "dev.codeinterp.server.sandbox..";
     private static final String FILES = "dev.codeinterp.server.files..";
@@ -32,6 +34,7 @@ class ArchitectureTest {
         layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
                 .layer("Main").definedBy("dev.codeinterp.server")
                 .layer("Api").definedBy(API, MCP)
+                .layer("Assistant").definedBy(ASSISTANT)
                 .layer("Session").definedBy(SESSION)
                 .layer("Sandbox").definedBy(SANDBOX)
                 .layer("Files").definedBy(FILES)
@@ -39,9 +42,10 @@ class ArchitectureTest {
                 .layer("Config").definedBy(CONFIG)
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Main")
-                .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api")
+                .whereLayer("Assistant").mayOnlyBeAccessedByLayers("Main", "Api")
+                .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant")
                 .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
-                .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Session", "Sandbox")
+                .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session")
                 .check(SERVER);
     }

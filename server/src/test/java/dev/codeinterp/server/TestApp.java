@@ -2,6 +2,7 @@ package dev.codeinterp.server;
 
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.openapi.DocumentedApi;
@@ -36,10 +37,10 @@ public final class TestApp implements AutoCloseable {
     private static final DocumentedApi DOCUMENTED = DocumentedApi.shipped();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    private TestApp(Settings settings, Path dataDir) {
+    private TestApp(Settings settings, Path dataDir, AssistantSettings assistant) {
         this.settings = settings;
         this.dataDir = dataDir;
-        this.main = new Main(settings).start(settings);
+        this.main = (assistant == null ? new Main(settings) : new Main(settings, assistant)).start(settings);
     }
 
     /** The shared app of a runtime, started on first use and stopped when the test JVM exits. */
@@ -64,6 +65,21 @@ public final class TestApp implements AutoCloseable {
     }
 
     public static TestApp start(String runtime, Map<String, String> overrides, Path dataDir) {
+        return start(runtime, overrides, dataDir, null);
+    }
+
+    /** A private app whose assistant talks to {@code assistant}'s endpoint. */
+    public static TestApp withAssistant(String runtime, AssistantSettings assistant) {
+        try {
+            TestApp app = start(runtime, Map.of(), Files.createTempDirectory("codeinterp-test"), assistant);
+            app.ownsDataDir = true;
+            return app;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static TestApp start(String runtime, Map<String, String> overrides, Path dataDir, AssistantSettings assistant) {
         Map<String, String> env = new HashMap<>();
         env.put("CODEINTERP_PORT", "0");
         env.put("CODEINTERP_HOST", "127.0.0.1");
@@ -73,7 +89,7 @@ public final class TestApp implements AutoCloseable {
         env.put("CODEINTERP_MEMORY", "512m");
         env.put("CODEINTERP_IMAGE", System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest"));
         overrides.forEach((k, v) -> env.put("CODEINTERP_" + k, v));
-        return new TestApp(Settings.fromEnvironment(env), dataDir);
+        return new TestApp(Settings.fromEnvironment(env), dataDir, assistant);
     }
 
     public URI uri(String path) {

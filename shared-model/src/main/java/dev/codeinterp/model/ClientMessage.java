@@ -2,7 +2,7 @@ package dev.codeinterp.model;
 
 /** What a browser or agent sends over a session's WebSocket. */
 public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage.Execute,
-        ClientMessage.Interrupt, ClientMessage.Restart {
+        ClientMessage.Interrupt, ClientMessage.Restart, ClientMessage.Prompt, ClientMessage.Stop {
 
     ClientMessageType type();
 
@@ -29,5 +29,15 @@ public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage
 
     record Restart() implements ClientMessage {
         public ClientMessageType type() { return ClientMessageType.RESTART; }
+    }
+
+    /** Ask the assistant, in plain language; it may run code in this session to answer. */
+    record Prompt(String text) implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.PROMPT; }
+    }
+
+    /** Stop the assistant: cancels the model's request and interrupts the cell it is running. */
+    record Stop() implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.STOP; }
     }
 }

@@ -4,7 +4,9 @@ public enum ClientMessageType {
     HELLO("hello"),
     EXECUTE("execute"),
     INTERRUPT("interrupt"),
-    RESTART("restart");
+    RESTART("restart"),
+    PROMPT("prompt"),
+    STOP("stop");
 
     private final String wire;
 

@@ -9,7 +9,8 @@ import java.util.Map;
  * the server. Every execution ends with exactly one {@link Finished}.
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
-        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished {
+        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
+        Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone {
 
     EventType type();
 
@@ -71,5 +72,35 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The terminal event. Measurements are null when unknown. */
     record Finished(Status status, Long executionCount, Long durationMs, Long cpuMs, Long peakMemoryKb) implements Event {
         public EventType type() { return EventType.FINISHED; }
+    }
+
+    // ---- an assistant turn (its own execution id): prompt first, assistant_done last ---------
+
+    /** A person's plain-language message to the assistant; the first event of an assistant turn. */
+    record Prompt(String text) implements Event {
+        public EventType type() { return EventType.PROMPT; }
+    }
+
+    /** A piece of the assistant's answer, streamed in order as the model writes it. */
+    record AssistantText(String text) implements Event {
+        public EventType type() { return EventType.ASSISTANT_TEXT; }
+    }
+
+    /**
+     * The model called a tool. {@code arguments} is the JSON text the model sent; {@code cellId} is
+     * the execution id of the cell that runs it ({@code run_code}), or null.
+     */
+    record ToolCall(String callId, String name, String arguments, String cellId) implements Event {
+        public EventType type() { return EventType.TOOL_CALL; }
+    }
+
+    /** Exactly what went back to the model for a tool call. */
+    record ToolResult(String callId, String text) implements Event {
+        public EventType type() { return EventType.TOOL_RESULT; }
+    }
+
+    /** The terminal event of an assistant turn: how it ended, and a readable message when it failed. */
+    record AssistantDone(AssistantStatus status, String message) implements Event {
+        public EventType type() { return EventType.ASSISTANT_DONE; }
     }
 }

@@ -76,6 +76,32 @@ final class EventCodec {
                 out.put("peak_memory_kb", f.peakMemoryKb());
                 break;
             }
+            case PROMPT:
+                out.put("text", ((Event.Prompt) event).text());
+                break;
+            case ASSISTANT_TEXT:
+                out.put("text", ((Event.AssistantText) event).text());
+                break;
+            case TOOL_CALL: {
+                Event.ToolCall c = (Event.ToolCall) event;
+                out.put("call_id", c.callId());
+                out.put("name", c.name());
+                out.put("arguments", c.arguments());
+                out.put("cell_id", c.cellId());
+                break;
+            }
+            case TOOL_RESULT: {
+                Event.ToolResult r = (Event.ToolResult) event;
+                out.put("call_id", r.callId());
+                out.put("text", r.text());
+                break;
+            }
+            case ASSISTANT_DONE: {
+                Event.AssistantDone d = (Event.AssistantDone) event;
+                out.put("status", d.status().wire());
+                out.put("message", d.message());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -113,6 +139,22 @@ final class EventCodec {
             case FINISHED:
                 return new Event.Finished(status(o.string("status")), o.optIntegerOrNull("execution_count"),
                         o.optIntegerOrNull("duration_ms"), o.optIntegerOrNull("cpu_ms"), o.optIntegerOrNull("peak_memory_kb"));
+            case PROMPT:
+                return new Event.Prompt(o.string("text"));
+            case ASSISTANT_TEXT:
+                return new Event.AssistantText(o.string("text"));
+            case TOOL_CALL:
+                return new Event.ToolCall(o.string("call_id"), o.string("name"), o.optString("arguments", "{}"),
+                        o.optString("cell_id", null));
+            case TOOL_RESULT:
+                return new Event.ToolResult(o.string("call_id"), o.string("text"));
+            case ASSISTANT_DONE: {
+                AssistantStatus status = AssistantStatus.fromWire(o.string("status"));
+                if (status == null) {
+                    throw new JsonException("unknown assistant status '" + o.string("status") + "'");
+                }
+                return new Event.AssistantDone(status, o.optString("message", null));
+            }
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }

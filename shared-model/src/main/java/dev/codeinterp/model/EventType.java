@@ -11,7 +11,12 @@ public enum EventType {
     TRUNCATED("truncated"),
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
-    FINISHED("finished");
+    FINISHED("finished"),
+    PROMPT("prompt"),
+    ASSISTANT_TEXT("assistant_text"),
+    TOOL_CALL("tool_call"),
+    TOOL_RESULT("tool_result"),
+    ASSISTANT_DONE("assistant_done");
 
     private final String wire;
 

@@ -74,6 +74,9 @@ final class FrameCodec {
                 }
                 break;
             }
+            case PROMPT:
+                m.put("text", ((ClientMessage.Prompt) message).text());
+                break;
             default:
                 break;
         }
@@ -96,6 +99,10 @@ final class FrameCodec {
                 return new ClientMessage.Interrupt();
             case RESTART:
                 return new ClientMessage.Restart();
+            case PROMPT:
+                return new ClientMessage.Prompt(o.string("text"));
+            case STOP:
+                return new ClientMessage.Stop();
             default:
                 throw new JsonException("unhandled message type '" + typeName + "'");
         }

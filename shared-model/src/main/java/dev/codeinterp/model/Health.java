@@ -8,7 +8,13 @@ import java.util.List;
  * {@code server_mode} on the wire follow from whether the engine is available.
  */
 public record Health(Engine docker, String runtime, String image, Pool pool, int sessions, boolean authRequired,
-                     Limits limits, Use use) {
+                     Limits limits, Use use, Assistant assistant) {
+
+    /** A server without an assistant (an older one, or one with no model endpoint). */
+    public Health(Engine docker, String runtime, String image, Pool pool, int sessions, boolean authRequired,
+                  Limits limits, Use use) {
+        this(docker, runtime, image, pool, sessions, authRequired, limits, use, Assistant.OFF);
+    }
 
     /** {@code ok} when sandboxes can be started, else {@code degraded} (local mode still works). */
     public String status() {
@@ -29,6 +35,11 @@ public record Health(Engine docker, String runtime, String image, Pool pool, int
 
     /** The admission limits (see {@link Limit}). */
     public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
+    }
+
+    /** Whether prompts can go to a model endpoint, and which model; the endpoint and its key are never shown. */
+    public record Assistant(boolean enabled, String model) {
+        public static final Assistant OFF = new Assistant(false, null);
     }
 
     /** Open sessions and sessions being created right now. */

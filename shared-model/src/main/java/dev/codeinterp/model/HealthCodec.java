@@ -41,6 +41,10 @@ final class HealthCodec {
         m.put("auth_required", h.authRequired());
         m.put("limits", limits);
         m.put("use", use);
+        Map<String, Object> assistant = new LinkedHashMap<>();
+        assistant.put("enabled", h.assistant().enabled());
+        assistant.put("model", h.assistant().model());
+        m.put("assistant", assistant);
         return Json.write(m);
     }
 
@@ -62,8 +66,11 @@ final class HealthCodec {
             JsonObject u = o.object("use");
             use = new Health.Use(count(u, "sessions"), count(u, "creating"));
         }
+        JsonObject a = o.optObject("assistant");
+        Health.Assistant assistant = a.optBoolean("enabled", false)
+                ? new Health.Assistant(true, a.optString("model", null)) : Health.Assistant.OFF;
         return new Health(docker, o.optString("runtime", null), o.optString("image", null), pool, count(o, "sessions"),
-                o.optBoolean("auth_required", false), limits, use);
+                o.optBoolean("auth_required", false), limits, use, assistant);
     }
 
     private static int count(JsonObject o, String key) {

@@ -73,8 +73,19 @@ class WireBodiesTest {
                 + "\"runtime\":\"runc\",\"image\":\"codeinterp-sandbox:abc\",\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
                 + "\"sessions\":3,\"auth_required\":true,"
                 + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8},"
-                + "\"use\":{\"sessions\":3,\"creating\":1}}");
+                + "\"use\":{\"sessions\":3,\"creating\":1},\"assistant\":{\"enabled\":false,\"model\":null}}");
         assertThat(WireCodec.decodeHealth(json)).isEqualTo(ok);
+    }
+
+    @Test
+    void health_names_the_assistants_model_when_prompts_can_be_sent() {
+        Health h = new Health(new Health.Engine(true, "20.10.24", List.of("runc"), null), "runc", "img",
+                new Health.Pool(0, 0, null), 0, false, new Health.Limits(1, 1, 1, 1), new Health.Use(0, 0),
+                new Health.Assistant(true, "qwen2.5:7b"));
+        String json = WireCodec.encode(h);
+        assertThat(json).endsWith(",\"assistant\":{\"enabled\":true,\"model\":\"qwen2.5:7b\"}}");
+        assertThat(WireCodec.decodeHealth(json)).isEqualTo(h);
+        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true}}").assistant()).isEqualTo(Health.Assistant.OFF);
     }
 
     @Test

@@ -24,7 +24,15 @@ class WireCodecTest {
                 new Event.Truncated(1 << 20),
                 new Event.Artifact("out.csv", 12, "text/csv", "/files/out.csv"),
                 new Event.Restarted("restart requested"),
-                new Event.Finished(Status.TIMEOUT, 3L, 2001L, 1990L, null));
+                new Event.Finished(Status.TIMEOUT, 3L, 2001L, 1990L, null),
+                new Event.Prompt("What is the trend in sales.csv?"),
+                new Event.AssistantText("The trend "),
+                new Event.ToolCall("call-1", "run_code", "{\"code\": \"print(1)\"}", "cell-7"),
+                new Event.ToolCall("call-2", "list_files", "{}", null),
+                new Event.ToolResult("call-1", "stdout:\n1\n"),
+                new Event.AssistantDone(AssistantStatus.ANSWERED, null),
+                new Event.AssistantDone(AssistantStatus.ERROR, "The model endpoint is rate-limiting requests (HTTP 429)."));
+        assertThat(events.stream().map(Event::type).distinct()).containsExactlyInAnyOrder(EventType.values());
         long seq = 1;
         for (Event e : events) {
             SessionEvent se = new SessionEvent(seq++, "exec-1", 1700000000000L, e);
@@ -38,7 +46,8 @@ class WireCodecTest {
     @Test
     void client_messages_round_trip() {
         for (ClientMessage m : List.of(new ClientMessage.Hello("t0k", 12), new ClientMessage.Execute("1+1", 2.5),
-                new ClientMessage.Execute("x", null), new ClientMessage.Interrupt(), new ClientMessage.Restart())) {
+                new ClientMessage.Execute("x", null), new ClientMessage.Interrupt(), new ClientMessage.Restart(),
+                new ClientMessage.Prompt("plot sales.csv"), new ClientMessage.Stop())) {
             assertThat(WireCodec.decodeClientMessage(WireCodec.encode(m))).isEqualTo(m);
         }
     }

@@ -17,7 +17,10 @@ final class HealthApi {
     private final SessionManager sessions;
     private final boolean keysRequired;
 
-    HealthApi(SandboxBackend backend, SandboxPool pool, SessionManager sessions, boolean keysRequired) {
+    private final Health.Assistant assistant;
+
+    HealthApi(SandboxBackend backend, SandboxPool pool, SessionManager sessions, boolean keysRequired, Health.Assistant assistant) {
+        this.assistant = assistant;
         this.backend = backend;
         this.pool = pool;
         this.sessions = sessions;
@@ -33,7 +36,7 @@ final class HealthApi {
         AdmissionLimits l = admission.limits();
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
-        Health health = new Health(docker, info.runtime(), info.image(), poolState, sessions.liveCount(), keysRequired, limits, use);
+        Health health = new Health(docker, info.runtime(), info.image(), poolState, sessions.liveCount(), keysRequired, limits, use, assistant);
         RestApi.json(ctx, 200, WireCodec.encode(health));
     }
 }

@@ -6,6 +6,7 @@ import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.session.LimitExceededException;
@@ -54,6 +55,7 @@ final class SessionSocket {
     private final SessionManager sessions;
     private final Settings settings;
     private final ServerMetrics metrics;
+    private final Assistant assistant;
     private final Map<WsContext, Connection> connections = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "ws-hello-deadline");
@@ -61,8 +63,9 @@ final class SessionSocket {
         return t;
     });
 
-    SessionSocket(SessionManager sessions, Settings settings, ServerMetrics metrics) {
+    SessionSocket(SessionManager sessions, Settings settings, ServerMetrics metrics, Assistant assistant) {
         this.metrics = metrics;
+        this.assistant = assistant;
         this.sessions = sessions;
         this.settings = settings;
     }
@@ -130,13 +133,19 @@ final class SessionSocket {
                 case RESTART:
                     connection.session.restart();
                     break;
+                case PROMPT:
+                    assistant.ask(connection.session, ((ClientMessage.Prompt) message).text());
+                    break;
+                case STOP:
+                    assistant.stop(connection.session);
+                    break;
                 default:
                     break;
             }
         } catch (LimitExceededException e) {
             metrics.rejected(e.limit().wire());
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
-        } catch (IllegalArgumentException | SessionClosedException e) {
+        } catch (IllegalArgumentException | IllegalStateException | SessionClosedException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
         }
     }

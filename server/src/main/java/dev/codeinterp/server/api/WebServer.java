@@ -1,5 +1,7 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.Health;
+import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
 import dev.codeinterp.server.mcp.McpEndpoint;
@@ -23,15 +25,17 @@ public final class WebServer implements AutoCloseable {
     private final SessionSocket socket;
     private final McpEndpoint mcp;
 
-    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics) {
+    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
+                     Assistant assistant) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         NotebookApi notebooks = new NotebookApi(sessions);
-        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired());
-        this.socket = new SessionSocket(sessions, settings, metrics);
+        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired(),
+                assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
+        this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         OriginCheck origins = new OriginCheck(settings.allowedOrigins());
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
             try {

@@ -119,6 +119,20 @@ public final class Session {
         return executionId;
     }
 
+    /**
+     * Records an event of an assistant turn ({@code prompt} … {@code assistant_done}) in this
+     * session's one log under {@code turnId}; cell events come only from cells.
+     */
+    public SessionEvent recordTurnEvent(String turnId, Event event) {
+        switch (event.type()) {
+            case PROMPT, ASSISTANT_TEXT, TOOL_CALL, TOOL_RESULT, ASSISTANT_DONE -> {
+            }
+            default -> throw new IllegalArgumentException("not an assistant turn event: " + event.type().wire());
+        }
+        touch();
+        return events.emit(turnId, event);
+    }
+
     public void interrupt() {
         touch();
         inbox.add(new Signal.InterruptRequest());

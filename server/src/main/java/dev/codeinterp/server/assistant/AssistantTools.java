@@ -1,0 +1,167 @@
+package dev.codeinterp.server.assistant;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.WorkspaceFile;
+import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.SessionClosedException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The tools the model may call, and how they run: {@code run_code} submits an ordinary cell to the
+ * conversation's own session (same events, limits, timeout and interrupt as a typed cell) and waits
+ * for its {@code finished}; {@code list_files} lists the workspace. A bad call (unknown tool, broken
+ * arguments, unknown language) runs nothing and tells the model what was wrong.
+ */
+final class AssistantTools {
+    static final String RUN_CODE = "run_code";
+    static final String LIST_FILES = "list_files";
+
+    private final Duration cellTimeout;
+    private final int outputBudget;
+
+    AssistantTools(Duration cellTimeout, int outputBudget) {
+        this.cellTimeout = cellTimeout;
+        this.outputBudget = outputBudget;
+    }
+
+    /** The OpenAI {@code tools} list. */
+    static List<Object> definitions() {
+        Map<String, Object> code = property("string", "The complete program to run.");
+        Map<String, Object> language = property("string", "python (the default), javascript (Node.js) or bash.");
+        language.put("enum", List.of("python", "javascript", "bash"));
+        Map<String, Object> runProperties = new LinkedHashMap<>();
+        runProperties.put("code", code);
+        runProperties.put("language", language);
+        return List.of(
+                tool(RUN_CODE, "Run code in this conversation's sandbox and get its output. State persists between calls "
+                        + "(variables, imports, files), like notebook cells. The working directory holds the user's files. "
+                        + "There is no network. Print what you need to see; charts shown with matplotlib appear to the user.",
+                        runProperties, List.of("code", "language")),
+                tool(LIST_FILES, "List the files in the sandbox's working directory: name, size in bytes, type.",
+                        new LinkedHashMap<>(), List.of()));
+    }
+
+    /**
+     * Runs one call and returns what goes back to the model. {@code onCell} learns the id of the
+     * cell a {@code run_code} started, before it runs; a Stop interrupts that cell.
+     */
+    String run(Session session, ToolCall call, Consumer<String> onCell, Cancellation cancel) {
+        switch (call.name()) {
+            case RUN_CODE:
+                return runCode(session, call, onCell, cancel);
+            case LIST_FILES:
+                onCell.accept(null);
+                return listFiles(session.workspace());
+            default:
+                onCell.accept(null);
+                return "error: there is no tool '" + OpenAiWire.clean(call.name()) + "'; the tools are run_code and list_files";
+        }
+    }
+
+    private String runCode(Session session, ToolCall call, Consumer<String> onCell, Cancellation cancel) {
+        String code;
+        Language language;
+        try {
+            JsonObject args = JsonObject.parse(call.arguments());
+            code = args.string("code");
+            language = Language.fromWire(args.optString("language", null));
+        } catch (JsonException | IllegalArgumentException e) {
+            onCell.accept(null);
+            return "error: run_code was not run: " + e.getMessage() + ". Send {\"code\": \"...\", \"language\": \"python\"}.";
+        }
+        BlockingQueue<SessionEvent> seen = new LinkedBlockingQueue<>();
+        Consumer<SessionEvent> listener = seen::add;
+        session.subscribe(session.lastSeq(), listener);
+        try {
+            String cellId;
+            try {
+                cellId = session.submit(code, language, cellTimeout);
+            } catch (LimitExceededException | SessionClosedException e) {
+                onCell.accept(null);
+                return "error: run_code was not run: " + e.getMessage();
+            }
+            onCell.accept(cellId);
+            Runnable unregister = cancel.onCancel(session::interrupt);
+            try {
+                return ToolResultText.of(awaitFinished(seen, cellId), outputBudget);
+            } finally {
+                unregister.run();
+            }
+        } finally {
+            session.unsubscribe(listener);
+        }
+    }
+
+    /** The cell's events up to its one {@code finished}; the session guarantees it comes (timeout, restart, close). */
+    private List<Event> awaitFinished(BlockingQueue<SessionEvent> seen, String cellId) {
+        List<Event> events = new ArrayList<>();
+        long deadline = System.nanoTime() + cellTimeout.plusMinutes(2).toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                SessionEvent e = seen.poll(1, TimeUnit.SECONDS);
+                if (e == null || !e.executionId().equals(cellId)) {
+                    continue;
+                }
+                events.add(e.event());
+                if (e.event() instanceof Event.Finished) {
+                    return events;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        }
+        events.add(new Event.Error("AssistantTimeout", "the cell did not finish in time", List.of()));
+        return events;
+    }
+
+    private String listFiles(Workspace workspace) {
+        List<WorkspaceFile> files = workspace == null ? List.of() : workspace.list();
+        if (files.isEmpty()) {
+            return "The working directory has no files.";
+        }
+        StringBuilder out = new StringBuilder("name\tsize\ttype\n");
+        for (WorkspaceFile f : files) {
+            out.append(f.name()).append('\t').append(f.size()).append('\t').append(f.mime()).append('\n');
+        }
+        return ToolResultText.bounded(out.toString(), outputBudget);
+    }
+
+    private static Map<String, Object> tool(String name, String description, Map<String, Object> properties, List<String> required) {
+        Map<String, Object> parameters = new LinkedHashMap<>();
+        parameters.put("type", "object");
+        parameters.put("properties", properties);
+        parameters.put("required", required);
+        Map<String, Object> function = new LinkedHashMap<>();
+        function.put("name", name);
+        function.put("description", description);
+        function.put("parameters", parameters);
+        Map<String, Object> tool = new LinkedHashMap<>();
+        tool.put("type", "function");
+        tool.put("function", function);
+        return tool;
+    }
+
+    private static Map<String, Object> property(String type, String description) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        p.put("type", type);
+        p.put("description", description);
+        return p;
+    }
+}

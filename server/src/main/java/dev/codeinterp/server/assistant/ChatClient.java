@@ -1,0 +1,184 @@
+package dev.codeinterp.server.assistant;
+
+import dev.codeinterp.server.config.AssistantSettings;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Streams one chat completion from an OpenAI-compatible endpoint with the JDK's HttpClient. Text
+ * reaches {@code onText} piece by piece as it arrives; tool calls are assembled across chunks.
+ * Every failure becomes an {@link AssistantException} with a message fit for the person (never the
+ * API key); a {@link Cancellation} aborts the request or the stream and raises {@link CancellationException}.
+ */
+final class ChatClient {
+    private static final int MAX_ERROR_BODY_BYTES = 64 << 10;
+    /** One answer longer than this is an endpoint that does not stop (max_tokens ignored): it is cut off. */
+    static final int MAX_ANSWER_CHARS = 200_000;
+
+    private final AssistantSettings settings;
+    private final HttpClient http;
+    private final ScheduledExecutorService watchdog;
+    private final URI endpoint;
+
+    ChatClient(AssistantSettings settings, HttpClient http, ScheduledExecutorService watchdog) {
+        this.settings = settings;
+        this.http = http;
+        this.watchdog = watchdog;
+        this.endpoint = URI.create(settings.baseUrl() + "/chat/completions");
+    }
+
+    Completion complete(List<ChatMessage> messages, List<Object> tools, Consumer<String> onText, Cancellation cancel) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                .timeout(settings.timeout())
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        OpenAiWire.request(settings.model(), messages, tools, settings.maxTokens()), StandardCharsets.UTF_8));
+        if (settings.apiKey() != null) {
+            request.header("Authorization", "Bearer " + settings.apiKey());
+        }
+        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+        Runnable unregister = cancel.onCancel(() -> pending.cancel(true));
+        HttpResponse<InputStream> response;
+        try {
+            response = pending.get();
+        } catch (CancellationException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } catch (ExecutionException e) {
+            throw cancel.cancelled() ? new CancellationException("stopped") : failure(e.getCause());
+        } finally {
+            unregister.run();
+        }
+        try (InputStream body = response.body()) {
+            if (response.statusCode() != 200) {
+                throw refused(response.statusCode(), response.headers().firstValue("Retry-After").orElse(null), body);
+            }
+            return stream(body, onText, cancel);
+        } catch (IOException e) {
+            throw new AssistantException("The model endpoint's answer could not be read (" + e.getMessage() + ").");
+        }
+    }
+
+    private Completion stream(InputStream body, Consumer<String> onText, Cancellation cancel) throws IOException {
+        ToolCallAssembler calls = new ToolCallAssembler();
+        StringBuilder text = new StringBuilder();
+        String[] finish = {null};
+        boolean[] timedOut = {false};
+        long[] lastData = {System.nanoTime()};
+        Runnable close = () -> {
+            try {
+                body.close();
+            } catch (IOException ignored) {
+                // closing is how we stop reading
+            }
+        };
+        Runnable unregister = cancel.onCancel(close);
+        long limit = settings.timeout().toNanos();
+        ScheduledFuture<?> stall = watchdog.scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - lastData[0] > limit) {
+                timedOut[0] = true;
+                close.run();
+            }
+        }, 250, 250, TimeUnit.MILLISECONDS);
+        boolean done;
+        try {
+            done = SseReader.read(new BufferedInputStream(body), data -> {
+                lastData[0] = System.nanoTime();
+                if (data.strip().equals("[DONE]")) {
+                    return false;
+                }
+                OpenAiWire.Chunk chunk = OpenAiWire.chunk(data, calls);
+                if (!chunk.text().isEmpty()) {
+                    if (text.length() + chunk.text().length() > MAX_ANSWER_CHARS) {
+                        throw new AssistantException("The model endpoint sent more than " + MAX_ANSWER_CHARS
+                                + " characters in one answer; the rest was not read.");
+                    }
+                    text.append(chunk.text());
+                    onText.accept(chunk.text());
+                }
+                if (chunk.finishReason() != null) {
+                    finish[0] = chunk.finishReason();
+                }
+                return true;
+            });
+        } catch (IOException e) {
+            if (cancel.cancelled()) {
+                throw new CancellationException("stopped");
+            }
+            if (timedOut[0]) {
+                throw stalled();
+            }
+            throw new AssistantException("The connection to the model endpoint broke mid-answer (" + e.getMessage() + ").");
+        } finally {
+            stall.cancel(false);
+            unregister.run();
+        }
+        if (cancel.cancelled()) {
+            throw new CancellationException("stopped");
+        }
+        if (timedOut[0]) {
+            throw stalled();
+        }
+        if (!done && finish[0] == null) {
+            throw new AssistantException("The model endpoint closed the stream before the answer was complete.");
+        }
+        return new Completion(text.toString(), calls.calls(), FinishReason.fromWire(finish[0]));
+    }
+
+    private AssistantException stalled() {
+        return new AssistantException("The model endpoint sent nothing for " + settings.timeout().toSeconds()
+                + " s; the request was given up (CODEINTERP_LLM_TIMEOUT).");
+    }
+
+    private AssistantException failure(Throwable cause) {
+        if (cause instanceof HttpTimeoutException) {
+            return new AssistantException("The model endpoint did not answer within " + settings.timeout().toSeconds()
+                    + " s (CODEINTERP_LLM_TIMEOUT).");
+        }
+        if (cause instanceof ConnectException) {
+            return new AssistantException("Could not connect to the model endpoint at " + endpoint.getHost()
+                    + (endpoint.getPort() > 0 ? ":" + endpoint.getPort() : "") + ". Is it running?");
+        }
+        return new AssistantException("The request to the model endpoint failed ("
+                + OpenAiWire.clean(cause == null ? "unknown error" : String.valueOf(cause.getMessage())) + ").");
+    }
+
+    private static AssistantException refused(int status, String retryAfter, InputStream body) throws IOException {
+        String detail = OpenAiWire.errorBody(new String(body.readNBytes(MAX_ERROR_BODY_BYTES), StandardCharsets.UTF_8));
+        String said = detail.isEmpty() ? "" : ": " + detail;
+        switch (status) {
+            case 401:
+            case 403:
+                return new AssistantException("The model endpoint refused the API key (HTTP " + status + ")" + said);
+            case 404:
+                return new AssistantException("The model endpoint answered 404: check CODEINTERP_LLM_BASE_URL and "
+                        + "CODEINTERP_LLM_MODEL" + said);
+            case 429: {
+                String wait = retryAfter != null && retryAfter.matches("\\d{1,6}") ? " Try again in " + retryAfter + " s." : " Try again later.";
+                return new AssistantException("The model endpoint is rate-limiting requests (HTTP 429)" + said + "." + wait);
+            }
+            default:
+                return new AssistantException("The model endpoint answered HTTP " + status + said);
+        }
+    }
+}
