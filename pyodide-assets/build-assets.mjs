@@ -55,8 +55,9 @@ for (const name of PYODIDE_FILES) {
 // The runtime is served under a hash of its contents, so its URLs can be cached forever.
 const hash = createHash('sha256');
 const runtime = RUNTIME_FILES.map(name => [name, readFileSync(join(here, 'src', 'runtime', name))]);
-// Every module of the runner package, in a fixed order (bytecode and anything else stay behind).
-for (const name of readdirSync(runnerDir).filter(name => name.endsWith('.py')).sort()) {
+// Every module of the runner package and its folders (the IPython shim in shims/), in a fixed
+// order (bytecode and anything else stay behind).
+for (const name of pythonModules(runnerDir)) {
   runtime.push([`${RUNNER_PACKAGE}/${name}`, readFileSync(join(runnerDir, name))]);
 }
 // What the worker writes into Pyodide's file system before it imports the host module.
@@ -75,6 +76,20 @@ writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\
 const total = Object.values(manifest.files).reduce((sum, f) => sum + (f.gzip ?? f.size), 0);
 console.log(`[pyodide-assets] pyodide ${pyodideVersion}, runtime ${manifest.runtime}: `
   + `${Object.keys(manifest.files).length} files, ${(total / 1048576).toFixed(1)} MiB stored in ${basename(out)}/`);
+
+/** The .py files under `dir` as sorted relative paths ('/'-separated), __pycache__ left out. */
+function pythonModules(dir, prefix = '') {
+  const found = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory() && entry.name !== '__pycache__') {
+      found.push(...pythonModules(dir, path));
+    } else if (entry.isFile() && entry.name.endsWith('.py')) {
+      found.push(path);
+    }
+  }
+  return found.sort();
+}
 
 /**
  * The npm package holds the core only, but its lock file lists every package of the full

@@ -188,6 +188,7 @@
         case 'display_data':
         case 'execute_result':
         case 'artifact':
+        case 'update_display_data':
           if (cell.started) {
             toApp({ type: 'runner', line });
           }

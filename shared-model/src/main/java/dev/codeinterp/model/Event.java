@@ -9,7 +9,8 @@ import java.util.Map;
  * the server. Every execution ends with exactly one {@link Finished}.
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
-        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished {
+        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
+        Event.UpdateDisplayData {
 
     EventType type();
 
@@ -27,8 +28,15 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
         public EventType type() { return EventType.STREAM; }
     }
 
-    /** A rich output: a MIME bundle (mime type → text, or base64 for binary types). */
-    record DisplayData(Map<String, Object> data, Map<String, Object> metadata) implements Event {
+    /**
+     * A rich output: a MIME bundle (mime type → text, or base64 for binary types). A non-null
+     * {@code displayId} (Jupyter's {@code transient.display_id}) lets a later {@link UpdateDisplayData} replace it.
+     */
+    record DisplayData(Map<String, Object> data, Map<String, Object> metadata, String displayId) implements Event {
+        public DisplayData(Map<String, Object> data, Map<String, Object> metadata) {
+            this(data, metadata, null);
+        }
+
         public EventType type() { return EventType.DISPLAY_DATA; }
     }
 
@@ -55,6 +63,11 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The interpreter was replaced by a fresh one; state is gone. */
     record Restarted(String reason) implements Event {
         public EventType type() { return EventType.RESTARTED; }
+    }
+
+    /** Replaces, in place, the output shown earlier (by this cell or an earlier one) with {@code displayId}. */
+    record UpdateDisplayData(Map<String, Object> data, Map<String, Object> metadata, String displayId) implements Event {
+        public EventType type() { return EventType.UPDATE_DISPLAY_DATA; }
     }
 
     /** The terminal event. Measurements are null when unknown. */

@@ -32,6 +32,7 @@ final class EventCodec {
                 Event.DisplayData d = (Event.DisplayData) event;
                 out.put("data", d.data());
                 out.put("metadata", d.metadata());
+                putDisplayId(out, d.displayId());
                 break;
             }
             case EXECUTE_RESULT: {
@@ -71,6 +72,13 @@ final class EventCodec {
                 out.put("peak_memory_kb", f.peakMemoryKb());
                 break;
             }
+            case UPDATE_DISPLAY_DATA: {
+                Event.UpdateDisplayData u = (Event.UpdateDisplayData) event;
+                out.put("data", u.data());
+                out.put("metadata", u.metadata());
+                putDisplayId(out, u.displayId());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -92,7 +100,7 @@ final class EventCodec {
             case STREAM:
                 return new Event.Stream(StreamName.fromWire(o.optString("name", "stdout")), o.string("text"));
             case DISPLAY_DATA:
-                return new Event.DisplayData(o.object("data").asMap(), o.optObject("metadata").asMap());
+                return new Event.DisplayData(o.object("data").asMap(), o.optObject("metadata").asMap(), displayId(o));
             case EXECUTE_RESULT:
                 return new Event.ExecuteResult(o.optInteger("execution_count", 0), o.object("data").asMap(),
                         o.optObject("metadata").asMap());
@@ -108,9 +116,29 @@ final class EventCodec {
             case FINISHED:
                 return new Event.Finished(status(o.string("status")), o.optIntegerOrNull("execution_count"),
                         o.optIntegerOrNull("duration_ms"), o.optIntegerOrNull("cpu_ms"), o.optIntegerOrNull("peak_memory_kb"));
+            case UPDATE_DISPLAY_DATA: {
+                String displayId = displayId(o);
+                if (displayId == null) {
+                    throw new JsonException("update_display_data needs transient.display_id");
+                }
+                return new Event.UpdateDisplayData(o.object("data").asMap(), o.optObject("metadata").asMap(), displayId);
+            }
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }
+    }
+
+    /** Jupyter carries a display's id as {@code "transient": {"display_id": ...}}. */
+    private static void putDisplayId(Map<String, Object> out, String displayId) {
+        if (displayId != null) {
+            Map<String, Object> transientFields = new LinkedHashMap<>();
+            transientFields.put("display_id", displayId);
+            out.put("transient", transientFields);
+        }
+    }
+
+    private static String displayId(JsonObject o) {
+        return o.optObject("transient").optString("display_id", null);
     }
 
     static Map<String, Object> sessionEventFields(SessionEvent e) {

@@ -11,7 +11,8 @@ public enum EventType {
     TRUNCATED("truncated"),
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
-    FINISHED("finished");
+    FINISHED("finished"),
+    UPDATE_DISPLAY_DATA("update_display_data");
 
     private final String wire;
 

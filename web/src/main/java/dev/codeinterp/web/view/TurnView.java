@@ -7,6 +7,7 @@ import dev.codeinterp.model.rules.MimeTypes;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
+import org.teavm.jso.dom.xml.NodeList;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /** One cell: its code, then its outputs as they stream, then how it ended. */
@@ -98,10 +99,17 @@ public final class TurnView {
             }
             case DISPLAY_DATA: {
                 Event.DisplayData d = (Event.DisplayData) event;
-                output("display").appendChild(BundleView.render(d.data()));
+                HTMLElement block = output("display");
+                if (d.displayId() != null) {
+                    block.setAttribute("data-display-id", d.displayId());
+                }
+                block.appendChild(BundleView.render(d.data()));
                 remember(d.data().get("text/plain"));
                 break;
             }
+            case UPDATE_DISPLAY_DATA:
+                updateDisplay((Event.UpdateDisplayData) event);
+                break;
             case ERROR: {
                 Event.Error e = (Event.Error) event;
                 HTMLElement pre = Dom.el("pre", "traceback");
@@ -153,6 +161,24 @@ public final class TurnView {
                 img.setAttribute("alt", a.name());
                 figure.appendChild(img);
             });
+        }
+    }
+
+    /** Replaces, in place, every output shown with this display id (in this cell or an earlier one). */
+    private void updateDisplay(Event.UpdateDisplayData u) {
+        replaceDisplays(outputs.querySelectorAll("[data-display-id]"), u); // this turn, attached or not
+        replaceDisplays(Dom.document().querySelectorAll("[data-display-id]"), u); // earlier turns
+    }
+
+    private static void replaceDisplays(NodeList<? extends HTMLElement> shown, Event.UpdateDisplayData u) {
+        for (int i = 0; i < shown.getLength(); i++) {
+            HTMLElement block = shown.get(i);
+            if (u.displayId().equals(block.getAttribute("data-display-id"))) {
+                while (block.getFirstChild() != null) {
+                    block.removeChild(block.getFirstChild());
+                }
+                block.appendChild(BundleView.render(u.data()));
+            }
         }
     }
 
