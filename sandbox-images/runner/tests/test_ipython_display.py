@@ -6,7 +6,7 @@ import os
 import struct
 import zlib
 
-from .harness import ProcessTestCase, of_type, only, result_text, stream_text
+from .harness import ProcessTestCase, needs_matplotlib, needs_pandas, of_type, only, pngs, result_text, stream_text
 
 
 def tiny_png():
@@ -128,3 +128,18 @@ class IPythonDisplayTest(ProcessTestCase):
     def test_clear_output_is_accepted(self):
         events = self.run_cell('from IPython.display import clear_output\nprint(1)\nclear_output(wait=True)\nprint(2)')
         self.assert_ok(events)
+
+    @needs_matplotlib
+    def test_pyplot_imported_after_ipython_still_shows_figures_inline(self):
+        events = self.run_cell('import IPython\nimport matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.show()\n'
+                               '%matplotlib inline')
+        self.assert_ok(events)
+        self.assertEqual(len(pngs(events)), 1)
+
+    @needs_pandas
+    def test_a_dataframe_through_ipython_display_is_html_and_text(self):
+        events = self.run_cell('import pandas as pd\nfrom IPython.display import display\n'
+                               'display(pd.DataFrame({"a": [1, 2]}))')
+        data = only(events, 'display_data')['data']
+        self.assertIn('<table', data['text/html'])
+        self.assertIn('a', data['text/plain'])
