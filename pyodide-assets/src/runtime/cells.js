@@ -189,6 +189,7 @@
         case 'execute_result':
         case 'artifact':
         case 'update_display_data':
+        case 'clear_output':
           if (cell.started) {
             toApp({ type: 'runner', line });
           }

@@ -96,3 +96,8 @@ def execute_result(execution_count, data, metadata):
 
 def error(ename, evalue, traceback):
     return {'type': 'error', 'ename': ename, 'evalue': evalue, 'traceback': traceback}
+
+
+def clear_output(wait):
+    """Clears the cell's outputs so far; with ``wait``, once its next output arrives (no flicker)."""
+    return {'type': 'clear_output', 'wait': bool(wait)}

@@ -87,4 +87,5 @@ class DisplayPublisher:
         self.display(obj, display_id=display_id, update=True, **kwargs)
 
     def clear_output(self, wait=False):
-        """IPython's clear_output(). Not yet an event the app knows: it clears nothing yet."""
+        """IPython's clear_output(): the app clears the cell's outputs (with ``wait``, at its next output)."""
+        self._sink.send(protocol.clear_output(wait))

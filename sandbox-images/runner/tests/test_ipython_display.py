@@ -125,9 +125,13 @@ class IPythonDisplayTest(ProcessTestCase):
         self.assertEqual(error['ename'], 'FileNotFoundError')
         self.assertNotIn('codeinterp_runner', '\n'.join(error['traceback']))
 
-    def test_clear_output_is_accepted(self):
-        events = self.run_cell('from IPython.display import clear_output\nprint(1)\nclear_output(wait=True)\nprint(2)')
+    def test_clear_output_comes_after_the_output_before_it_with_its_wait_flag(self):
+        events = self.run_cell('from IPython.display import clear_output\nprint(1, end="")\nclear_output(wait=True)\n'
+                               'print(2)\nclear_output()\ndisplay("x", clear=True)')
         self.assert_ok(events)
+        shown = [(e['type'], e.get('text', e.get('wait'))) for e in events[1:-1]]
+        self.assertEqual(shown, [('stream', '1'), ('clear_output', True), ('stream', '2\n'), ('clear_output', False),
+                                 ('clear_output', True), ('display_data', None)])
 
     @needs_matplotlib
     def test_pyplot_imported_after_ipython_still_shows_figures_inline(self):

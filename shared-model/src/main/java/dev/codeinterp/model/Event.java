@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
         Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
-        Event.UpdateDisplayData {
+        Event.UpdateDisplayData, Event.ClearOutput {
 
     EventType type();
 
@@ -68,6 +68,14 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** Replaces, in place, the output shown earlier (by this cell or an earlier one) with {@code displayId}. */
     record UpdateDisplayData(Map<String, Object> data, Map<String, Object> metadata, String displayId) implements Event {
         public EventType type() { return EventType.UPDATE_DISPLAY_DATA; }
+    }
+
+    /**
+     * Clears the cell's outputs so far (Jupyter's clear_output). With {@code wait}, the clearing
+     * happens when the cell's next output arrives, so a redrawn output does not flicker.
+     */
+    record ClearOutput(boolean waitForNext) implements Event {
+        public EventType type() { return EventType.CLEAR_OUTPUT; }
     }
 
     /** The terminal event. Measurements are null when unknown. */

@@ -79,6 +79,9 @@ final class EventCodec {
                 putDisplayId(out, u.displayId());
                 break;
             }
+            case CLEAR_OUTPUT:
+                out.put("wait", ((Event.ClearOutput) event).waitForNext());
+                break;
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -123,6 +126,8 @@ final class EventCodec {
                 }
                 return new Event.UpdateDisplayData(o.object("data").asMap(), o.optObject("metadata").asMap(), displayId);
             }
+            case CLEAR_OUTPUT:
+                return new Event.ClearOutput(o.optBoolean("wait", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }

@@ -12,7 +12,8 @@ public enum EventType {
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
     FINISHED("finished"),
-    UPDATE_DISPLAY_DATA("update_display_data");
+    UPDATE_DISPLAY_DATA("update_display_data"),
+    CLEAR_OUTPUT("clear_output");
 
     private final String wire;
 

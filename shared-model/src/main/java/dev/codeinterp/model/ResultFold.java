@@ -9,7 +9,8 @@ import java.util.Map;
  * Folds one execution's events into the REST one-shot answer ({@link ExecuteResponse}): stdout and
  * stderr concatenated, every MIME bundle a result, PNGs also images, the first error kept,
  * truncation noted on stderr; an update of a display replaces that display's result in place (an
- * update of another execution's display is not part of this answer). The one home of these rules: the server's REST answers and the embed
+ * update of another execution's display is not part of this answer); clear_output forgets the
+ * text and results so far (with {@code wait}, once the next output arrives), as a notebook shows it. The one home of these rules: the server's REST answers and the embed
  * widget's {@code run()} results both come from it.
  */
 public final class ResultFold {
@@ -18,9 +19,13 @@ public final class ResultFold {
     private final List<Map<String, Object>> results = new ArrayList<>();
     private final Map<String, Integer> resultByDisplayId = new HashMap<>();
     private ExecuteResponse.ErrorInfo error;
+    private boolean clearBeforeNextOutput;
 
     /** Takes one event; returns the answer once {@code finished} arrives, else null. */
     public ExecuteResponse add(Event event, double executionSeconds) {
+        if (clearBeforeNextOutput && isOutput(event.type())) {
+            clear();
+        }
         switch (event.type()) {
             case STREAM: {
                 Event.Stream s = (Event.Stream) event;
@@ -53,6 +58,13 @@ public final class ResultFold {
                 }
                 return null;
             }
+            case CLEAR_OUTPUT:
+                if (((Event.ClearOutput) event).waitForNext()) {
+                    clearBeforeNextOutput = true;
+                } else {
+                    clear();
+                }
+                return null;
             case TRUNCATED:
                 stderr.append("\n[output truncated at ").append(((Event.Truncated) event).limitBytes()).append(" bytes]\n");
                 return null;
@@ -64,6 +76,19 @@ public final class ResultFold {
             default:
                 return null;
         }
+    }
+
+    private static boolean isOutput(EventType type) {
+        return type == EventType.STREAM || type == EventType.DISPLAY_DATA || type == EventType.EXECUTE_RESULT
+                || type == EventType.ERROR;
+    }
+
+    private void clear() {
+        clearBeforeNextOutput = false;
+        stdout.setLength(0);
+        stderr.setLength(0);
+        results.clear();
+        resultByDisplayId.clear();
     }
 
     /** Every PNG of the results, in their order (after updates). */

@@ -54,4 +54,33 @@ class DisplayUpdateTest {
         assertThat(answer.results()).containsExactly(Map.of("image/png", "iVBO", "text/plain", "done"), Map.of("text/plain", "other"));
         assertThat(answer.images()).containsExactly(new ExecuteResponse.Image("png", "iVBO"));
     }
+
+    @Test
+    void clear_output_travels_with_its_wait_flag() {
+        Event clear = ((RunnerMessage.CellEvent) WireCodec.decodeRunnerLine(
+                "{\"type\":\"clear_output\",\"id\":\"e1\",\"wait\":true}")).event();
+        assertThat(clear).isEqualTo(new Event.ClearOutput(true));
+        String json = WireCodec.encode(new SessionEvent(2, "e1", 0, clear));
+        assertThat(json).contains("\"wait\":true");
+        assertThat(WireCodec.decodeSessionEvent(json).event()).isEqualTo(clear);
+        assertThatThrownBy(() -> WireCodec.decodeRunnerLine("{\"type\":\"clear_output\",\"id\":\"e1\",\"wait\":\"yes\"}"))
+                .isInstanceOf(JsonException.class);
+    }
+
+    @Test
+    void the_rest_answer_keeps_what_was_shown_after_the_last_clear() {
+        ResultFold fold = new ResultFold();
+        fold.add(new Event.Stream(StreamName.STDOUT, "progress 1\n"), 0);
+        fold.add(new Event.DisplayData(Map.of("text/plain", "chart 1"), Map.of()), 0);
+        fold.add(new Event.ClearOutput(false), 0);
+        fold.add(new Event.Stream(StreamName.STDOUT, "progress 2\n"), 0);
+        fold.add(new Event.ClearOutput(true), 0);
+        fold.add(new Event.ClearOutput(true), 0);
+        fold.add(new Event.Stream(StreamName.STDERR, "done\n"), 0);
+        fold.add(new Event.ClearOutput(true), 0); // nothing follows: what was shown stays
+        ExecuteResponse answer = fold.add(new Event.Finished(Status.OK, 1L, 1L, null, null), 0.1);
+        assertThat(answer.stdout()).isEmpty();
+        assertThat(answer.stderr()).isEqualTo("done\n");
+        assertThat(answer.results()).isEmpty();
+    }
 }

@@ -7,7 +7,6 @@ import dev.codeinterp.model.rules.MimeTypes;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
-import org.teavm.jso.dom.xml.NodeList;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /** One cell: its code, then its outputs as they stream, then how it ended. */
@@ -23,6 +22,7 @@ public final class TurnView {
     private StreamName lastStreamName;
     private int streamChars;
     private boolean streamCapped;
+    private boolean clearBeforeNextOutput; // clear_output(wait=True) waits for the next output
     private double startedAt;
     private boolean running;
     private Event.Finished finished;
@@ -76,6 +76,9 @@ public final class TurnView {
     }
 
     void apply(Event event, long timeMs) {
+        if (clearBeforeNextOutput && isOutput(event)) {
+            clearOutputs();
+        }
         switch (event.type()) {
             case QUEUED:
                 queued(((Event.Queued) event).code());
@@ -108,7 +111,14 @@ public final class TurnView {
                 break;
             }
             case UPDATE_DISPLAY_DATA:
-                updateDisplay((Event.UpdateDisplayData) event);
+                DisplayUpdates.apply(outputs, (Event.UpdateDisplayData) event);
+                break;
+            case CLEAR_OUTPUT:
+                if (((Event.ClearOutput) event).waitForNext()) {
+                    clearBeforeNextOutput = true;
+                } else {
+                    clearOutputs();
+                }
                 break;
             case ERROR: {
                 Event.Error e = (Event.Error) event;
@@ -164,22 +174,28 @@ public final class TurnView {
         }
     }
 
-    /** Replaces, in place, every output shown with this display id (in this cell or an earlier one). */
-    private void updateDisplay(Event.UpdateDisplayData u) {
-        replaceDisplays(outputs.querySelectorAll("[data-display-id]"), u); // this turn, attached or not
-        replaceDisplays(Dom.document().querySelectorAll("[data-display-id]"), u); // earlier turns
+    private static boolean isOutput(Event event) {
+        switch (event.type()) {
+            case STREAM:
+            case DISPLAY_DATA:
+            case EXECUTE_RESULT:
+            case ERROR:
+                return true;
+            default:
+                return false;
+        }
     }
 
-    private static void replaceDisplays(NodeList<? extends HTMLElement> shown, Event.UpdateDisplayData u) {
-        for (int i = 0; i < shown.getLength(); i++) {
-            HTMLElement block = shown.get(i);
-            if (u.displayId().equals(block.getAttribute("data-display-id"))) {
-                while (block.getFirstChild() != null) {
-                    block.removeChild(block.getFirstChild());
-                }
-                block.appendChild(BundleView.render(u.data()));
-            }
+    /** Jupyter's clear_output: the cell's outputs so far go (its code, files and footer stay). */
+    private void clearOutputs() {
+        clearBeforeNextOutput = false;
+        while (outputs.getFirstChild() != null) {
+            outputs.removeChild(outputs.getFirstChild());
         }
+        lastStream = null;
+        streamChars = 0;
+        streamCapped = false;
+        plainOutput.setLength(0);
     }
 
     private void stream(Event.Stream s) {
