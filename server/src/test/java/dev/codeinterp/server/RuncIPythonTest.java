@@ -72,6 +72,14 @@ class RuncIPythonTest {
     }
 
     @Test
+    void the_answer_after_clear_output_holds_what_came_after_it() {
+        JsonObject r = once("from IPython.display import clear_output\nfor i in range(3):\n    clear_output(wait=True)\n"
+                + "    print('step', i)\n    display(i)");
+        assertThat(r.string("stdout")).isEqualTo("step 2\n");
+        assertThat(r.objectList("results")).extracting(o -> o.string("text/plain")).containsExactly("2");
+    }
+
+    @Test
     void an_unknown_magic_fails_naming_it() {
         JsonObject r = once("%nosuchmagic arg");
         assertThat(r.optBoolean("success", true)).isFalse();
