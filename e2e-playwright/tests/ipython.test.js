@@ -22,6 +22,12 @@ test('an updated display is replaced in place, also from a later cell, and clear
     await finished(await runCell(page, "h.update('version 3')"));
     assert.equal((await outputs(first, 'display').innerText()).trim(), "'version 3'", 'the earlier cell shows the update');
 
+    // An id that would break out of a CSS selector is compared, never put into one.
+    const hostile = await runCell(page, "hid = '\\\"], *, [x=\\'<img>'\nd = display('hostile 1', display_id=hid)\nd.update('hostile 2')");
+    await finished(hostile);
+    assert.equal((await outputs(hostile, 'display').innerText()).trim(), "'hostile 2'");
+    assert.equal((await outputs(first, 'display').innerText()).trim(), "'version 3'", 'other displays are untouched');
+
     const cleared = await runCell(page, "from IPython.display import clear_output\nprint('old line')\n"
       + "clear_output(wait=True)\nimport time\ntime.sleep(0.3)\nprint('new line')");
     await finished(cleared);
