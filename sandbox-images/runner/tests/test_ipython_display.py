@@ -111,6 +111,12 @@ class IPythonDisplayTest(ProcessTestCase):
         self.assertEqual(stream_text(events), "7 True\nfrom system\n['one', 'two']\nFalse None\n")
         self.assertEqual(result_text(events), "'HELLO'")
 
+    def test_a_bare_import_of_ipython_reaches_its_display_module(self):
+        events = self.run_cell('import IPython\nIPython.display.display(IPython.display.HTML("<i>bare</i>"))\n'
+                               'IPython.version_info >= (8,)')
+        self.assertEqual(only(events, 'display_data')['data']['text/html'], '<i>bare</i>')
+        self.assertEqual(result_text(events), 'True')
+
     def test_a_library_importing_ipython_display_reaches_the_events(self):
         events = self.run_cell(
             'def library_show(html):\n'

@@ -8,6 +8,8 @@ output always reaches the conversation. The version is the IPython API level thi
 from codeinterp_runner.shell import Shell as InteractiveShell
 from codeinterp_runner.shell import get_ipython
 
+from . import core, display  # noqa: E402  (IPython.display works after a bare `import IPython`, as in IPython)
+
 __version__ = '8.5.0'
 version_info = (8, 5, 0, '')
 
