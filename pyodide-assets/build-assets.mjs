@@ -65,8 +65,9 @@ runtime.push(['inspect.js', Buffer.from('self.codeinterpInspect = (function () {
   + 'var module = { exports: {} }; var require = function () { return {}; };\n'
   + readFileSync(join(here, 'node_modules', 'object-inspect', 'index.js'), 'utf8')
   + '\nreturn module.exports;\n})();\n')]);
-// Every module of the runner package, in a fixed order (bytecode and anything else stay behind).
-for (const name of readdirSync(runnerDir).filter(name => name.endsWith('.py')).sort()) {
+// Every module of the runner package and its folders (the IPython shim in shims/), in a fixed
+// order (bytecode and anything else stay behind).
+for (const name of pythonModules(runnerDir)) {
   runtime.push([`${RUNNER_PACKAGE}/${name}`, readFileSync(join(runnerDir, name))]);
 }
 // What the worker writes into Pyodide's file system before it imports the host module.
@@ -85,6 +86,20 @@ writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1) + '\
 const total = Object.values(manifest.files).reduce((sum, f) => sum + (f.gzip ?? f.size), 0);
 console.log(`[pyodide-assets] pyodide ${pyodideVersion}, runtime ${manifest.runtime}: `
   + `${Object.keys(manifest.files).length} files, ${(total / 1048576).toFixed(1)} MiB stored in ${basename(out)}/`);
+
+/** The .py files under `dir` as sorted relative paths ('/'-separated), __pycache__ left out. */
+function pythonModules(dir, prefix = '') {
+  const found = [];
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory() && entry.name !== '__pycache__') {
+      found.push(...pythonModules(dir, path));
+    } else if (entry.isFile() && entry.name.endsWith('.py')) {
+      found.push(path);
+    }
+  }
+  return found.sort();
+}
 
 /**
  * The npm package holds the core only, but its lock file lists every package of the full

@@ -23,6 +23,13 @@ const CELLS = [
   'for i in range(3):\n    print(i)',
   "import time\ntime.sleep(0.2)\n'slept'",
   "def f():\n    raise ValueError('custom')\nf()",
+  "from IPython.display import display, HTML, Markdown, Math\ndisplay(HTML('<i>h</i>'), Markdown('# m'), Math('x^2'))",
+  "h = display('v1', display_id='conformance')\nprint('between')\nh.update('v2')",
+  "from IPython.display import clear_output\nprint('a')\nclear_output(wait=True)\nprint('b')",
+  "%env CONFORMANCE=yes\nimport os\nos.environ['CONFORMANCE']",
+  "%%writefile conformance.txt\nwritten by a magic",
+  "%who str\n%nosuchmagic",
+  "s = '''\n!not a command\n'''\nprint(s)",
 ];
 
 let browser;
@@ -51,7 +58,12 @@ function comparable(events) {
         break;
       case 'display_data':
       case 'execute_result':
-        out.push([e.type, e.execution_count ?? null, Object.keys(e.data).sort(), e.data['text/plain'] ?? null]);
+      case 'update_display_data':
+        out.push([e.type, e.execution_count ?? null, Object.keys(e.data).sort(), e.data['text/plain'] ?? null,
+          e.transient?.display_id ?? null]);
+        break;
+      case 'clear_output':
+        out.push(['clear_output', e.wait]);
         break;
       case 'error':
         out.push(['error', e.ename, e.evalue]);

@@ -257,6 +257,8 @@
           return;
         case 'display_data':
         case 'artifact':
+        case 'update_display_data':
+        case 'clear_output':
           if (cell.started) {
             toApp({ type: 'runner', line });
           }

@@ -43,7 +43,7 @@ export class Packages {
   importedModules(code) {
     let found;
     try {
-      found = this.pyodide.pyodide_py.code.find_imports(code);
+      found = this.pyodide.pyodide_py.code.find_imports(this.hostModule.python_source(code));
     } catch {
       return []; // a syntax error: the runner reports it
     }

@@ -14,6 +14,7 @@ import time
 from codeinterp_runner import protocol
 from codeinterp_runner.cells import Runner
 from codeinterp_runner.output import utf8_boundary
+from codeinterp_runner.transform import transform
 
 WORKSPACE = '/workspace'
 BURST_EVENTS = 200  # stream events sent at once before pacing starts...
@@ -74,6 +75,14 @@ def mime_of(name):
     if dot < 0 or dot == len(name) - 1:
         return 'application/octet-stream'
     return MIME_BY_EXTENSION.get(name[dot + 1:].lower(), 'application/octet-stream')
+
+
+def python_source(code):
+    """The cell as plain Python (``!cmd`` and ``%magic`` rewritten), for the package loader's import scan."""
+    try:
+        return transform(code)
+    except Exception:  # the runner reports whatever is wrong with the cell
+        return code
 
 
 def missing_modules(names):

@@ -10,9 +10,11 @@ import time
 import traceback
 import types
 
-from . import plots, protocol
+from . import plots, protocol, publish
 from .languages import OtherLanguages
 from .display import DisplayFormatter
+from .shell import Shell, get_ipython, install_ipython_module
+from .transform import transform
 from .output import CellLock, OutputSink
 from .streams import NoInput, OutputStream, input_unavailable
 from .tracebacks import describe_error, format_traceback, safe_str
@@ -66,10 +68,15 @@ class Runner:
         self._stderr = OutputStream(self._sink, 'stderr', 2 if with_fds else None)
         self._stdin = NoInput(0 if with_fds else None)
         self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
+        self._publisher = publish.DisplayPublisher(self._sink, self._formatter)
+        self.shell = Shell(self.namespace, self._publisher, can_run_commands=not IN_BROWSER, fds_captured=with_fds)
+        self.namespace['get_ipython'] = get_ipython  # as IPython puts it in the user's namespace
+        self.shell.hide_current_names()
         self._in_cell = False  # True only while user code may run: SIGINT raises only then
         self._loop = None  # event loop for top-level await, made on first use
         self._others = OtherLanguages(available=with_fds and not IN_BROWSER)
         plots.install()
+        install_ipython_module()
 
     def close(self):
         self._others.close()
@@ -88,6 +95,8 @@ class Runner:
             max_output_bytes = protocol.DEFAULT_MAX_OUTPUT_BYTES
         self._sink.begin(cell_id, max_output_bytes)
         self._formatter.shown_figures = []
+        self.shell.execution_count = count
+        self.shell.cell_filename = f'<cell-{count}>'
         status = 'error'
         saved = self._enter_cell()
         try:
@@ -143,6 +152,7 @@ class Runner:
         # Registered so tracebacks, inspect and warnings can show the cell's lines.
         linecache.cache[filename] = (len(code), None, source_lines(code), filename)
         try:
+            code = transform(code)  # !cmd and %magic become calls; the cache keeps what the user wrote
             tree = ast.parse(code, filename)
             last = self._take_trailing_expression(tree, code)
             body = compile(tree, filename, 'exec', _COMPILE_FLAGS, dont_inherit=True)
@@ -202,10 +212,12 @@ class Runner:
 
     def _enter_cell(self):
         saved = (sys.stdout, sys.stderr, sys.stdin, builtins.input,
-                 getattr(builtins, 'display', None), sys.modules.get('__main__'), plots.activate(self))
+                 getattr(builtins, 'display', None), sys.modules.get('__main__'), plots.activate(self),
+                 publish.activate(self._publisher))
         sys.stdout, sys.stderr, sys.stdin = self._stdout, self._stderr, self._stdin
         builtins.input = input_unavailable
-        builtins.display = self.display
+        builtins.display = self._publisher.display
+        self.shell.activate()
         sys.modules['__main__'] = self.module
         self._lock.pending = False
         if 'matplotlib.pyplot' in sys.modules:  # imported before this runner existed
@@ -218,7 +230,7 @@ class Runner:
         return saved + (saved_sigint,)
 
     def _leave_cell(self, saved):
-        stdout, stderr, stdin, input_, display, main, active, sigint = saved
+        stdout, stderr, stdin, input_, display, main, active, publisher, sigint = saved
         if sigint is not False:
             signal.signal(signal.SIGINT, signal.default_int_handler if sigint is None else sigint)
         self._lock.pending = False
@@ -231,6 +243,7 @@ class Runner:
         if main is not None:
             sys.modules['__main__'] = main
         plots.activate(active)
+        publish.activate(publisher)
 
     def on_sigint(self, signum, frame):
         """SIGINT handler: KeyboardInterrupt in a running cell; harmless while idle."""
@@ -243,22 +256,9 @@ class Runner:
 
     # -- display --
 
-    def display(self, *objs, raw=False, metadata=None, include=None, exclude=None, **kwargs):
-        """Shows each object as rich output, like IPython's display()."""
-        for obj in objs:
-            if raw:
-                data, meta = {}, {}
-                for mime, value in dict(obj).items():
-                    DisplayFormatter.put(data, mime, value)
-            else:
-                data, meta = self._formatter.format(obj)
-            if include:
-                data = {mime: value for mime, value in data.items() if mime in include}
-            if exclude:
-                data = {mime: value for mime, value in data.items() if mime not in exclude}
-            if metadata:
-                meta.update(metadata)
-            self._sink.send(protocol.display_data(data, meta))
+    def display(self, *objs, **kwargs):
+        """Shows each object as rich output: IPython's display() (the ``display`` builtin)."""
+        return self._publisher.display(*objs, **kwargs)
 
     def show_figures(self, at_cell_end=False):
         """Displays every open pyplot figure as PNG and closes them (plt.show(), end of a cell)."""

@@ -26,13 +26,14 @@ class DisplayFormatter:
         self._warn = warn  # reports a failing _repr_*_ method without failing the cell
         self.shown_figures = []  # matplotlib figures displayed in this cell
 
-    def format(self, obj):
+    def format(self, obj, include=None, exclude=None):
+        """(data, metadata) of ``obj``; ``include``/``exclude`` are MIME types, as IPython takes them."""
         data, metadata = {}, {}
         if plots.is_figure(obj):
             data['image/png'] = plots.figure_png(obj)
             self.shown_figures.append(obj)
         elif not isinstance(obj, type):  # a class's _repr_html_ is an unbound function
-            bundle = self._call(obj, '_repr_mimebundle_', include=None, exclude=None)
+            bundle = self._call(obj, '_repr_mimebundle_', include=include, exclude=exclude)
             if isinstance(bundle, tuple) and len(bundle) == 2:
                 bundle, extra = bundle
                 if isinstance(extra, dict):
@@ -51,7 +52,18 @@ class DisplayFormatter:
                 self.put(data, mime, value)
         if 'text/plain' not in data:
             data['text/plain'] = self.plain(obj)
+        if include:
+            data = {mime: value for mime, value in data.items() if mime in include}
+        if exclude:
+            data = {mime: value for mime, value in data.items() if mime not in exclude}
         return data, metadata
+
+    def raw(self, bundle):
+        """A MIME bundle given as it is (``display(..., raw=True)``), in the protocol's strings."""
+        data = {}
+        for mime, value in dict(bundle).items():
+            self.put(data, mime, value)
+        return data
 
     @staticmethod
     def plain(obj):

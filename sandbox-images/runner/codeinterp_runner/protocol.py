@@ -77,8 +77,17 @@ def finished(cell_id, status, execution_count, duration_ms, cpu_ms=None, peak_me
 
 # Sent through the cell's output sink, which adds the id after all output written before them.
 
-def display_data(data, metadata):
-    return {'type': 'display_data', 'data': data, 'metadata': metadata}
+def display_data(data, metadata, display_id=None):
+    event = {'type': 'display_data', 'data': data, 'metadata': metadata}
+    if display_id is not None:
+        event['transient'] = {'display_id': display_id}  # as Jupyter carries it
+    return event
+
+
+def update_display_data(data, metadata, display_id):
+    """Replaces, wherever it is, the output shown earlier with this ``display_id``."""
+    return {'type': 'update_display_data', 'data': data, 'metadata': metadata,
+            'transient': {'display_id': display_id}}
 
 
 def execute_result(execution_count, data, metadata):
@@ -87,3 +96,8 @@ def execute_result(execution_count, data, metadata):
 
 def error(ename, evalue, traceback):
     return {'type': 'error', 'ename': ename, 'evalue': evalue, 'traceback': traceback}
+
+
+def clear_output(wait):
+    """Clears the cell's outputs so far; with ``wait``, once its next output arrives (no flicker)."""
+    return {'type': 'clear_output', 'wait': bool(wait)}

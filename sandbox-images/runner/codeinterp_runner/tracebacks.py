@@ -4,8 +4,9 @@ import os
 import re
 import traceback
 
-# Frames from any module of this package are never shown. (The name frames carry, as compiled.)
+# Frames from any module of this package (the IPython shim too) are never shown. (The name frames carry, as compiled.)
 _RUNNER_DIR = os.path.dirname((lambda: None).__code__.co_filename)
+_RUNNER_PREFIX = os.path.join(_RUNNER_DIR, '')
 _RED, _GREEN, _CYAN, _BOLD_RED, _RESET = '\x1b[31m', '\x1b[32m', '\x1b[36m', '\x1b[1;31m', '\x1b[0m'
 _FRAME_LINE = re.compile(r'^(\s*File ")(.*)(", line )(\d+)(?:(, in )(.*))?$')
 _CAUSE = ['', 'The above exception was the direct cause of the following exception:', '']
@@ -35,7 +36,7 @@ def describe_error(exc):
 
 def _user_frames(stack):
     """Drops the runner's frames, and any plumbing (asyncio) between the runner and the cell."""
-    frames = [frame for frame in stack if os.path.dirname(frame.filename) != _RUNNER_DIR]
+    frames = [frame for frame in stack if not frame.filename.startswith(_RUNNER_PREFIX)]
     for index, frame in enumerate(frames):
         if frame.filename.startswith('<cell-'):
             return frames[index:]

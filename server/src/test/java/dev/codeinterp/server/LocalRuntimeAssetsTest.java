@@ -151,10 +151,11 @@ class LocalRuntimeAssetsTest {
     @Test
     void the_runner_in_the_browser_is_the_sandbox_runner_byte_for_byte() throws IOException {
         List<String> modules;
-        try (Stream<Path> files = Files.list(RUNNER_PACKAGE)) {
-            modules = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".py")).sorted().toList();
+        try (Stream<Path> files = Files.walk(RUNNER_PACKAGE)) { // with its folders: the IPython shim
+            modules = files.filter(f -> f.getFileName().toString().endsWith(".py") && !f.toString().contains("__pycache__"))
+                    .map(f -> RUNNER_PACKAGE.relativize(f).toString().replace('\\', '/')).sorted().toList();
         }
-        assertThat(modules).contains("__init__.py", "__main__.py", "cells.py", "protocol.py");
+        assertThat(modules).contains("__init__.py", "__main__.py", "cells.py", "protocol.py", "shims/IPython/display.py");
         for (String module : modules) {
             HttpResponse<byte[]> served = fetch(runtimePath + "codeinterp_runner/" + module, "gzip");
             byte[] body = served.headers().firstValue("Content-Encoding").isPresent() ? gunzip(served.body()) : served.body();
@@ -188,6 +189,8 @@ class LocalRuntimeAssetsTest {
         "PYODIDE%2e%2e/%2e%2e/pyodide-assets/manifest.json", "PYODIDE..%2f..%2fpyodide-assets%2fmanifest.json",
         "PYODIDE%2e%2e%2f%2e%2e%2fapi%2fv1%2fsessions", "RUNTIME..%2fruntime.html", "RUNTIME%2e%2e/runtime.html",
         "RUNTIMEcodeinterp_runner/..%2fruntime.html", "RUNTIMEcodeinterp_runner/%2e%2e%2f%2e%2e%2fpyodide-assets%2fmanifest.json",
+        "RUNTIMEcodeinterp_runner/shims/IPython/../../../runtime.html", "RUNTIMEcodeinterp_runner/shims/%2e%2e/%2e%2e/runtime.html",
+        "RUNTIMEcodeinterp_runner/shims/IPython/..%2f..%2f..%2f..%2fpyodide-assets%2fmanifest.json",
         "RUNTIME%2e%2e/pyodide-assets/manifest.json",
         "/local/wheels/..%2f..%2fcodeinterp.db", "/local/wheels/%2e%2e/codeinterp.db", "/local/wheels/../codeinterp.db",
         "/local/wheels/%2e%2e%2fcodeinterp.db", "/local/wheels/..%5c..%5cx.whl", "/local/wheels/.%2e/x.whl"})

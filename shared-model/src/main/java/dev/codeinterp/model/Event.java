@@ -10,7 +10,8 @@ import java.util.Map;
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
         Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
-        Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone {
+        Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone,
+        Event.UpdateDisplayData, Event.ClearOutput {
 
     EventType type();
 
@@ -39,8 +40,15 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
         public EventType type() { return EventType.STREAM; }
     }
 
-    /** A rich output: a MIME bundle (mime type → text, or base64 for binary types). */
-    record DisplayData(Map<String, Object> data, Map<String, Object> metadata) implements Event {
+    /**
+     * A rich output: a MIME bundle (mime type → text, or base64 for binary types). A non-null
+     * {@code displayId} (Jupyter's {@code transient.display_id}) lets a later {@link UpdateDisplayData} replace it.
+     */
+    record DisplayData(Map<String, Object> data, Map<String, Object> metadata, String displayId) implements Event {
+        public DisplayData(Map<String, Object> data, Map<String, Object> metadata) {
+            this(data, metadata, null);
+        }
+
         public EventType type() { return EventType.DISPLAY_DATA; }
     }
 
@@ -67,6 +75,19 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The interpreter was replaced by a fresh one; state is gone. */
     record Restarted(String reason) implements Event {
         public EventType type() { return EventType.RESTARTED; }
+    }
+
+    /** Replaces, in place, the output shown earlier (by this cell or an earlier one) with {@code displayId}. */
+    record UpdateDisplayData(Map<String, Object> data, Map<String, Object> metadata, String displayId) implements Event {
+        public EventType type() { return EventType.UPDATE_DISPLAY_DATA; }
+    }
+
+    /**
+     * Clears the cell's outputs so far (Jupyter's clear_output). With {@code wait}, the clearing
+     * happens when the cell's next output arrives, so a redrawn output does not flicker.
+     */
+    record ClearOutput(boolean waitForNext) implements Event {
+        public EventType type() { return EventType.CLEAR_OUTPUT; }
     }
 
     /** The terminal event. Measurements are null when unknown. */

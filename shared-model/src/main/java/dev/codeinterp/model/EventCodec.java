@@ -37,6 +37,7 @@ final class EventCodec {
                 Event.DisplayData d = (Event.DisplayData) event;
                 out.put("data", d.data());
                 out.put("metadata", d.metadata());
+                putDisplayId(out, d.displayId());
                 break;
             }
             case EXECUTE_RESULT: {
@@ -102,6 +103,16 @@ final class EventCodec {
                 out.put("message", d.message());
                 break;
             }
+            case UPDATE_DISPLAY_DATA: {
+                Event.UpdateDisplayData u = (Event.UpdateDisplayData) event;
+                out.put("data", u.data());
+                out.put("metadata", u.metadata());
+                putDisplayId(out, u.displayId());
+                break;
+            }
+            case CLEAR_OUTPUT:
+                out.put("wait", ((Event.ClearOutput) event).waitForNext());
+                break;
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -123,7 +134,7 @@ final class EventCodec {
             case STREAM:
                 return new Event.Stream(StreamName.fromWire(o.optString("name", "stdout")), o.string("text"));
             case DISPLAY_DATA:
-                return new Event.DisplayData(o.object("data").asMap(), o.optObject("metadata").asMap());
+                return new Event.DisplayData(o.object("data").asMap(), o.optObject("metadata").asMap(), displayId(o));
             case EXECUTE_RESULT:
                 return new Event.ExecuteResult(o.optInteger("execution_count", 0), o.object("data").asMap(),
                         o.optObject("metadata").asMap());
@@ -155,9 +166,31 @@ final class EventCodec {
                 }
                 return new Event.AssistantDone(status, o.optString("message", null));
             }
+            case UPDATE_DISPLAY_DATA: {
+                String displayId = displayId(o);
+                if (displayId == null) {
+                    throw new JsonException("update_display_data needs transient.display_id");
+                }
+                return new Event.UpdateDisplayData(o.object("data").asMap(), o.optObject("metadata").asMap(), displayId);
+            }
+            case CLEAR_OUTPUT:
+                return new Event.ClearOutput(o.optBoolean("wait", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }
+    }
+
+    /** Jupyter carries a display's id as {@code "transient": {"display_id": ...}}. */
+    private static void putDisplayId(Map<String, Object> out, String displayId) {
+        if (displayId != null) {
+            Map<String, Object> transientFields = new LinkedHashMap<>();
+            transientFields.put("display_id", displayId);
+            out.put("transient", transientFields);
+        }
+    }
+
+    private static String displayId(JsonObject o) {
+        return o.optObject("transient").optString("display_id", null);
     }
 
     static Map<String, Object> sessionEventFields(SessionEvent e) {

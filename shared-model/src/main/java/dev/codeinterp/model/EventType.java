@@ -16,7 +16,9 @@ public enum EventType {
     ASSISTANT_TEXT("assistant_text"),
     TOOL_CALL("tool_call"),
     TOOL_RESULT("tool_result"),
-    ASSISTANT_DONE("assistant_done");
+    ASSISTANT_DONE("assistant_done"),
+    UPDATE_DISPLAY_DATA("update_display_data"),
+    CLEAR_OUTPUT("clear_output");
 
     private final String wire;
 

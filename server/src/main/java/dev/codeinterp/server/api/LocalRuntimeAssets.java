@@ -77,7 +77,7 @@ final class LocalRuntimeAssets {
         var routes = config.routes;
         routes.get("/local/runtime.html", assets::runtimePage);
         routes.get("/local/{dir}/{file}", assets::localFile);
-        routes.get("/local/{dir}/{folder}/{file}", assets::runtimeFolderFile);
+        routes.get("/local/{dir}/{folder}/<file>", assets::runtimeFolderFile); // <file> may hold folders (the IPython shim)
         routes.get("/pyodide/{version}/{file}", assets::pyodideFile);
     }
 
@@ -116,7 +116,7 @@ final class LocalRuntimeAssets {
         }
     }
 
-    /** A file in a folder of the runtime (the runner package's modules): served only if the manifest lists it. */
+    /** A file in a folder of the runtime (the runner package's modules, at any depth): served only if the manifest lists it. */
     void runtimeFolderFile(Context ctx) {
         if (!ctx.pathParam("dir").equals(bundle.runtimeHash())) {
             throw new NotFoundResponse();

@@ -35,7 +35,7 @@ final class RunningCell {
      */
     List<Event> fromRunner(Event event) {
         return switch (event.type()) {
-            case STARTED, DISPLAY_DATA, EXECUTE_RESULT -> List.of(event);
+            case STARTED, DISPLAY_DATA, EXECUTE_RESULT, UPDATE_DISPLAY_DATA, CLEAR_OUTPUT -> List.of(event);
             case STREAM -> budget.admit((Event.Stream) event);
             case TRUNCATED -> budget.truncatedByRunner();
             case ERROR -> List.of(ladder.relabel((Event.Error) event));

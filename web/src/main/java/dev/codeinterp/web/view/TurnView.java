@@ -23,6 +23,7 @@ public final class TurnView {
     private StreamName lastStreamName;
     private int streamChars;
     private boolean streamCapped;
+    private boolean clearBeforeNextOutput; // clear_output(wait=True) waits for the next output
     private double startedAt;
     private boolean running;
     private Event.Finished finished;
@@ -78,6 +79,9 @@ public final class TurnView {
     }
 
     void apply(Event event, long timeMs) {
+        if (clearBeforeNextOutput && isOutput(event)) {
+            clearOutputs();
+        }
         switch (event.type()) {
             case QUEUED:
                 queued(((Event.Queued) event).code(), ((Event.Queued) event).language());
@@ -101,10 +105,24 @@ public final class TurnView {
             }
             case DISPLAY_DATA: {
                 Event.DisplayData d = (Event.DisplayData) event;
-                output("display").appendChild(BundleView.render(d.data()));
+                HTMLElement block = output("display");
+                if (d.displayId() != null) {
+                    block.setAttribute("data-display-id", d.displayId());
+                }
+                block.appendChild(BundleView.render(d.data()));
                 remember(d.data().get("text/plain"));
                 break;
             }
+            case UPDATE_DISPLAY_DATA:
+                DisplayUpdates.apply(outputs, (Event.UpdateDisplayData) event);
+                break;
+            case CLEAR_OUTPUT:
+                if (((Event.ClearOutput) event).waitForNext()) {
+                    clearBeforeNextOutput = true;
+                } else {
+                    clearOutputs();
+                }
+                break;
             case ERROR: {
                 Event.Error e = (Event.Error) event;
                 HTMLElement pre = Dom.el("pre", "traceback");
@@ -157,6 +175,30 @@ public final class TurnView {
                 figure.appendChild(img);
             });
         }
+    }
+
+    private static boolean isOutput(Event event) {
+        switch (event.type()) {
+            case STREAM:
+            case DISPLAY_DATA:
+            case EXECUTE_RESULT:
+            case ERROR:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /** Jupyter's clear_output: the cell's outputs so far go (its code, files and footer stay). */
+    private void clearOutputs() {
+        clearBeforeNextOutput = false;
+        while (outputs.getFirstChild() != null) {
+            outputs.removeChild(outputs.getFirstChild());
+        }
+        lastStream = null;
+        streamChars = 0;
+        streamCapped = false;
+        plainOutput.setLength(0);
     }
 
     private void stream(Event.Stream s) {

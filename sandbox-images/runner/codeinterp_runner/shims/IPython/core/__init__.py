@@ -1,0 +1,1 @@
+"""IPython.core: the modules code imports from it directly."""

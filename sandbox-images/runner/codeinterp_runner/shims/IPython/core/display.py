@@ -1,0 +1,4 @@
+"""IPython.core.display: the same objects as IPython.display."""
+
+from IPython.display import *  # noqa: F401,F403
+from IPython.display import __all__  # noqa: F401

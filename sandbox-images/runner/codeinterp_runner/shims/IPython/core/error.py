@@ -1,0 +1,1 @@
+from codeinterp_runner.shell import UsageError  # noqa: F401

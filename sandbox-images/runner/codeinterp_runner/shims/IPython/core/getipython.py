@@ -1,0 +1,1 @@
+from codeinterp_runner.shell import get_ipython  # noqa: F401

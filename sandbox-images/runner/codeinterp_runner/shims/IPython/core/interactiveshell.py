@@ -1,0 +1,1 @@
+from codeinterp_runner.shell import Shell as InteractiveShell  # noqa: F401

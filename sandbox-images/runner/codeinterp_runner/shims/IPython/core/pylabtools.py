@@ -1,0 +1,3 @@
+"""What matplotlib's pyplot reads when IPython is imported: no GUI event loops here."""
+
+backend2gui = {}
