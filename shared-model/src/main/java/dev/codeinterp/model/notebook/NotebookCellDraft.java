@@ -18,6 +18,8 @@ final class NotebookCellDraft {
     private final Language language;
     private final List<Map<String, Object>> outputs = new ArrayList<>();
     private final List<Object> files = new ArrayList<>();
+    /** Outputs shown with a display id, which a later {@code update_display_data} replaces in place. */
+    private final Map<String, Map<String, Object>> displays = new LinkedHashMap<>();
     private Long executionCount;
     private Status status;
     private Long durationMs;
@@ -46,8 +48,15 @@ final class NotebookCellDraft {
                 Map<String, Object> out = output("display_data");
                 out.put("data", bundle(d.data()));
                 out.put("metadata", d.metadata() == null ? new LinkedHashMap<String, Object>() : d.metadata());
+                if (d.displayId() != null) {
+                    displays.put(d.displayId(), out);
+                }
                 break;
             }
+            case CLEAR_OUTPUT: // the notebook keeps what the cell showed last, as a notebook saved after it ran
+                outputs.clear();
+                displays.clear();
+                break;
             case EXECUTE_RESULT: {
                 Event.ExecuteResult r = (Event.ExecuteResult) event;
                 Map<String, Object> out = output("execute_result");
@@ -85,6 +94,17 @@ final class NotebookCellDraft {
             default: // queued is the draft itself; kinds added later leave the cell as it is
                 break;
         }
+    }
+
+    /** Replaces the output this cell shows with {@code u}'s display id; false if it shows none. */
+    boolean update(Event.UpdateDisplayData u) {
+        Map<String, Object> out = displays.get(u.displayId());
+        if (out == null) {
+            return false;
+        }
+        out.put("data", bundle(u.data()));
+        out.put("metadata", u.metadata() == null ? new LinkedHashMap<String, Object>() : u.metadata());
+        return true;
     }
 
     Map<String, Object> toCell(String id) {

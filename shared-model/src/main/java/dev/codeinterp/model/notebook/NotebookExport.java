@@ -50,6 +50,17 @@ public final class NotebookExport {
                     cells.put(e.executionId(), new NotebookCellDraft((dev.codeinterp.model.Event.Queued) e.event()));
                 }
                 break;
+            case UPDATE_DISPLAY_DATA: {
+                // the display it replaces may be in an earlier cell, as in Jupyter: the latest one showing that id
+                dev.codeinterp.model.Event.UpdateDisplayData u = (dev.codeinterp.model.Event.UpdateDisplayData) e.event();
+                List<NotebookCellDraft> drafts = new ArrayList<>(cells.values());
+                for (int i = drafts.size() - 1; i >= 0; i--) {
+                    if (drafts.get(i).update(u)) {
+                        break;
+                    }
+                }
+                break;
+            }
             default: {
                 NotebookCellDraft cell = cells.get(e.executionId());
                 if (cell != null) {

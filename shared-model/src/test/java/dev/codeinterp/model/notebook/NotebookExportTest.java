@@ -72,6 +72,27 @@ class NotebookExportTest {
     }
 
     @Test
+    void an_updated_display_is_exported_as_its_last_update_even_from_a_later_cell_and_a_clear_keeps_what_came_after() {
+        emit("e1", new Event.Queued("h = display('step 1', display_id=True)"));
+        emit("e1", new Event.DisplayData(Map.of("text/plain", "'step 1'"), Map.of(), "bar"));
+        emit("e1", new Event.DisplayData(Map.of("text/plain", "'untouched'"), Map.of(), "other"));
+        emit("e1", new Event.UpdateDisplayData(Map.of("text/plain", "'step 2'"), Map.of(), "bar"));
+        emit("e2", new Event.Queued("h.update('done')"));
+        emit("e2", new Event.UpdateDisplayData(Map.of("text/plain", "'done'"), Map.of(), "bar"));
+        emit("e2", new Event.UpdateDisplayData(Map.of("text/plain", "'nobody shows me'"), Map.of(), "nowhere"));
+        emit("e3", new Event.Queued("print('old'); clear_output(); print('new')"));
+        emit("e3", new Event.Stream(StreamName.STDOUT, "old\n"));
+        emit("e3", new Event.ClearOutput(false));
+        emit("e3", new Event.Stream(StreamName.STDOUT, "new\n"));
+
+        List<Map<String, Object>> cells = list(exported().get("cells"));
+        assertThat(list(cells.get(0).get("outputs"))).extracting(o -> o.get("data"))
+                .containsExactly(Map.of("text/plain", "'done'"), Map.of("text/plain", "'untouched'"));
+        assertThat(list(cells.get(1).get("outputs"))).isEmpty();
+        assertThat(list(cells.get(2).get("outputs"))).extracting(o -> o.get("text")).containsExactly("new\n");
+    }
+
+    @Test
     void images_stay_base64_and_json_types_become_json_values() {
         emit("e1", new Event.Queued("plot()"));
         emit("e1", new Event.DisplayData(Map.of("image/png", "iVBORw0KGgo=", "text/plain", "<Figure>"), Map.of()));
