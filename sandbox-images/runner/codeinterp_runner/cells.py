@@ -14,6 +14,7 @@ from . import plots, protocol
 from .languages import OtherLanguages
 from .display import DisplayFormatter
 from .output import CellLock, OutputSink
+from .prompts import Prompts
 from .streams import NoInput, OutputStream, input_unavailable
 from .tracebacks import describe_error, format_traceback, safe_str
 
@@ -49,10 +50,11 @@ class Runner:
 
     ``threaded`` (default: not in Pyodide) runs a pump thread that flushes coalesced output;
     ``fd_pipes`` ({'stdout': fd, 'stderr': fd}, sandbox only) are the read ends of the pipes
-    behind fds 1 and 2.
+    behind fds 1 and 2; ``replies`` is where answers to input() arrive (``prompts``), if anyone
+    can answer.
     """
 
-    def __init__(self, emit, *, threaded=None, fd_pipes=None):
+    def __init__(self, emit, *, threaded=None, fd_pipes=None, replies=None):
         self._emit = emit
         self.execution_count = 0
         self.module = types.ModuleType('__main__')
@@ -65,6 +67,7 @@ class Runner:
         self._stdout = OutputStream(self._sink, 'stdout', 1 if with_fds else None)
         self._stderr = OutputStream(self._sink, 'stderr', 2 if with_fds else None)
         self._stdin = NoInput(0 if with_fds else None)
+        self._prompts = Prompts(self._sink, replies)
         self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
         self._in_cell = False  # True only while user code may run: SIGINT raises only then
         self._loop = None  # event loop for top-level await, made on first use
@@ -77,8 +80,12 @@ class Runner:
 
     # -- executing --
 
-    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES, language='python'):
-        """Runs one cell: emits started, its output, then finished; returns the finished event."""
+    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES, language='python',
+                stdin=None, interactive=False):
+        """Runs one cell: emits started, its output, then finished; returns the finished event.
+
+        input() reads ``stdin``'s lines, or with ``interactive`` asks the user (see ``prompts``).
+        """
         self.execution_count += 1
         count = self.execution_count
         usage_before = _usage()
@@ -89,6 +96,7 @@ class Runner:
         self._sink.begin(cell_id, max_output_bytes)
         self._formatter.shown_figures = []
         status = 'error'
+        self._prompts.begin(stdin, interactive)
         saved = self._enter_cell()
         try:
             if language == 'python':
@@ -205,6 +213,7 @@ class Runner:
                  getattr(builtins, 'display', None), sys.modules.get('__main__'), plots.activate(self))
         sys.stdout, sys.stderr, sys.stdin = self._stdout, self._stderr, self._stdin
         builtins.input = input_unavailable
+        self._prompts.enter()
         builtins.display = self.display
         sys.modules['__main__'] = self.module
         self._lock.pending = False
@@ -219,6 +228,7 @@ class Runner:
 
     def _leave_cell(self, saved):
         stdout, stderr, stdin, input_, display, main, active, sigint = saved
+        self._prompts.leave()
         if sigint is not False:
             signal.signal(signal.SIGINT, signal.default_int_handler if sigint is None else sigint)
         self._lock.pending = False
