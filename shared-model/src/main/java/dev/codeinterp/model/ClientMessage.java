@@ -2,7 +2,7 @@ package dev.codeinterp.model;
 
 /** What a browser or agent sends over a session's WebSocket. */
 public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage.Execute,
-        ClientMessage.Interrupt, ClientMessage.Restart {
+        ClientMessage.Interrupt, ClientMessage.Restart, ClientMessage.InputReply {
 
     ClientMessageType type();
 
@@ -29,5 +29,10 @@ public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage
 
     record Restart() implements ClientMessage {
         public ClientMessageType type() { return ClientMessageType.RESTART; }
+    }
+
+    /** The person's answer to the running cell's {@link Event.InputRequest}. */
+    record InputReply(String value) implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.INPUT_REPLY; }
     }
 }

@@ -4,7 +4,8 @@ public enum ClientMessageType {
     HELLO("hello"),
     EXECUTE("execute"),
     INTERRUPT("interrupt"),
-    RESTART("restart");
+    RESTART("restart"),
+    INPUT_REPLY("input_reply");
 
     private final String wire;
 

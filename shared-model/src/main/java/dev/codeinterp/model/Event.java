@@ -9,7 +9,8 @@ import java.util.Map;
  * the server. Every execution ends with exactly one {@link Finished}.
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
-        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished {
+        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
+        Event.InputRequest {
 
     EventType type();
 
@@ -60,5 +61,13 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The terminal event. Measurements are null when unknown. */
     record Finished(Status status, Long executionCount, Long durationMs, Long cpuMs, Long peakMemoryKb) implements Event {
         public EventType type() { return EventType.FINISHED; }
+    }
+
+    /**
+     * The cell called {@code input()} (or {@code getpass()}, then {@code password}) and waits for the
+     * person's {@link ClientMessage.InputReply}.
+     */
+    record InputRequest(String prompt, boolean password) implements Event {
+        public EventType type() { return EventType.INPUT_REQUEST; }
     }
 }

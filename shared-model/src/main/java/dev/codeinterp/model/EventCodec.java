@@ -71,6 +71,12 @@ final class EventCodec {
                 out.put("peak_memory_kb", f.peakMemoryKb());
                 break;
             }
+            case INPUT_REQUEST: {
+                Event.InputRequest r = (Event.InputRequest) event;
+                out.put("prompt", r.prompt());
+                out.put("password", r.password());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -108,6 +114,8 @@ final class EventCodec {
             case FINISHED:
                 return new Event.Finished(status(o.string("status")), o.optIntegerOrNull("execution_count"),
                         o.optIntegerOrNull("duration_ms"), o.optIntegerOrNull("cpu_ms"), o.optIntegerOrNull("peak_memory_kb"));
+            case INPUT_REQUEST:
+                return new Event.InputRequest(o.optString("prompt", ""), o.optBoolean("password", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }

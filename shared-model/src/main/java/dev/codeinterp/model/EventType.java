@@ -11,7 +11,8 @@ public enum EventType {
     TRUNCATED("truncated"),
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
-    FINISHED("finished");
+    FINISHED("finished"),
+    INPUT_REQUEST("input_request");
 
     private final String wire;
 
