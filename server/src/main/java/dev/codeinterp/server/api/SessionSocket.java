@@ -1,6 +1,7 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
@@ -9,6 +10,7 @@ import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.NoInputPendingException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionManager;
@@ -120,8 +122,9 @@ final class SessionSocket {
                     if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
                         throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
                     }
+                    // a person is on the other end: the cell's input() asks them
                     connection.session.submit(execute.code(), Language.fromWire(execute.language()),
-                            settings.timeoutFor(execute.timeoutSeconds()));
+                            settings.timeoutFor(execute.timeoutSeconds()), CellInput.ASK);
                     break;
                 }
                 case INTERRUPT:
@@ -130,13 +133,21 @@ final class SessionSocket {
                 case RESTART:
                     connection.session.restart();
                     break;
+                case INPUT_REPLY: {
+                    String value = ((ClientMessage.InputReply) message).value();
+                    if (value.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
+                        throw new IllegalArgumentException("input_reply value is larger than " + settings.maxCodeBytes() + " bytes");
+                    }
+                    connection.session.reply(value);
+                    break;
+                }
                 default:
                     break;
             }
         } catch (LimitExceededException e) {
             metrics.rejected(e.limit().wire());
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
-        } catch (IllegalArgumentException | SessionClosedException e) {
+        } catch (IllegalArgumentException | SessionClosedException | NoInputPendingException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
         }
     }
