@@ -27,8 +27,11 @@ class InputReplies:
     """The sandbox's mailbox for ``input_reply`` commands: the stdin reader thread puts, the cell waits.
 
     Pyodide has no threads; its host passes an object with the same ``wait()`` and ``discard()``
-    that blocks on a SharedArrayBuffer instead.
+    that blocks on a SharedArrayBuffer instead, or one whose ``unavailable`` says why nobody can
+    answer there ('{what}' is filled in with input() or getpass()).
     """
+
+    unavailable = None
 
     def __init__(self):
         self._values = queue.SimpleQueue()
@@ -91,6 +94,9 @@ class Prompts:
                 raise EOFError('EOF when reading a line')
             value = self._lines.popleft()
         elif self._interactive:
+            unavailable = getattr(self._replies, 'unavailable', None)
+            if unavailable:  # the host knows nobody can answer here, and says why
+                raise StdinNotImplementedError(unavailable.format(what=what))
             self._replies.discard()
             self._sink.send(protocol.input_request(prompt, password))  # after the output before it
             value = self._replies.wait()

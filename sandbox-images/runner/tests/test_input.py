@@ -133,3 +133,14 @@ class InProcessInputTest(unittest.TestCase):
         self.addCleanup(runner.close)
         runner.execute('c', 'input()', interactive=True)
         self.assertEqual(only(events, 'error')['ename'], 'StdinNotImplementedError')
+
+    def test_a_host_that_cannot_answer_says_why_instead_of_asking(self):
+        class NotIsolated:
+            unavailable = '{what} cannot ask here: no SharedArrayBuffer'
+
+        events = []
+        runner = Runner(events.append, threaded=False, replies=NotIsolated())
+        self.addCleanup(runner.close)
+        runner.execute('c', 'import getpass\ngetpass.getpass()', interactive=True)
+        self.assertEqual(of_type(events, 'input_request'), [])
+        self.assertEqual(only(events, 'error')['evalue'], 'getpass() cannot ask here: no SharedArrayBuffer')

@@ -148,6 +148,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
                 ? "Local mode: Python runs in this browser (Pyodide). Nothing you run or upload leaves it. "
                         + "Write Python below and press Shift+Enter to run it."
                 : "Write Python below and press Shift+Enter to run it.");
+        conversation.answerInputWith(next::reply);
         page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."

@@ -180,6 +180,11 @@ public final class LocalInterpreter implements Interpreter {
     }
 
     @Override
+    public void reply(String value) {
+        frame.post(new RuntimeFrameMessage.InputReply(value));
+    }
+
+    @Override
     public void restart() {
         frame.post(new RuntimeFrameMessage.Restart());
     }

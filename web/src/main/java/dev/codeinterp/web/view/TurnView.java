@@ -27,9 +27,12 @@ public final class TurnView {
     private Event.Finished finished;
     private final WorkspaceFiles files;
     private HTMLElement artifacts;
+    private final InputPrompt.Replies replies;
+    private InputPrompt prompt;
 
-    TurnView(boolean restartNotice, WorkspaceFiles files) {
+    TurnView(boolean restartNotice, WorkspaceFiles files, InputPrompt.Replies replies) {
         this.files = files;
+        this.replies = replies;
         root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
         root.appendChild(outputs);
         root.appendChild(footer);
@@ -75,6 +78,10 @@ public final class TurnView {
     }
 
     void apply(Event event, long timeMs) {
+        if (prompt != null) { // whatever the cell does next, it no longer waits for this answer
+            prompt.close();
+            prompt = null;
+        }
         switch (event.type()) {
             case QUEUED:
                 queued(((Event.Queued) event).code());
@@ -122,6 +129,12 @@ public final class TurnView {
                 break;
             case FINISHED:
                 finish((Event.Finished) event);
+                break;
+            case INPUT_REQUEST:
+                prompt = new InputPrompt((Event.InputRequest) event, replies);
+                outputs.appendChild(prompt.root());
+                lastStream = null;
+                prompt.focus();
                 break;
             default:
                 break;
