@@ -115,3 +115,21 @@ test('local runtime without cross-origin isolation: input() fails at once and sa
     await context.close();
   }
 });
+
+test('local runtime: the timeout stands still while a cell waits for its answer, and answers nobody asked for go nowhere', async () => {
+  const { context, page } = await openRuntime(browser, { isolated: true });
+  try {
+    const events = await page.evaluate(async () => {
+      rt.send({ type: 'inputReply', value: 'nobody asked' }); // no cell: dropped
+      const id = rt.start('import time\ntime.sleep(0.3)\nx = input("slow? ")\nprint("got", x)', { timeoutMs: 1500 });
+      await rt.wait((m) => m.type === 'runner' && m.event.id === id && m.event.type === 'input_request', 30000);
+      await new Promise((r) => setTimeout(r, 2500)); // longer than the cell's whole timeout
+      rt.send({ type: 'inputReply', value: 'late but fine' });
+      return rt.collect(id);
+    });
+    assert.equal(finishedOf(events).status, 'ok');
+    assert.equal(events.filter((e) => e.type === 'stream').map((e) => e.text).join(''), 'slow? late but fine\ngot late but fine\n');
+  } finally {
+    await context.close();
+  }
+});

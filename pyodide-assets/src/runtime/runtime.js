@@ -29,6 +29,7 @@
     maxUploadBytes: raw.maxUploadBytes,
     timeoutMs: raw.timeoutMs,
     maxOutputBytes: raw.maxOutputBytes,
+    inputTimeoutMs: raw.inputTimeoutMs,
     mirrorFileLimit: ns.workspace.MIRROR_FILE_LIMIT,
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an
