@@ -239,7 +239,8 @@ public final class TurnView {
         if (!running) {
             return;
         }
-        setFooter("running · " + Format.duration((long) Math.max(0, Browser.now() - startedAt)));
+        setFooter("running · " + (prompt != null ? "waiting for input · " : "")
+                + Format.duration((long) Math.max(0, Browser.now() - startedAt)));
         Window.setTimeout(this::tick, 100);
     }
 
