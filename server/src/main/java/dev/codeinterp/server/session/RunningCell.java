@@ -77,14 +77,14 @@ final class RunningCell {
      * What the user sees of one of the runner's events for this cell: stream text within the
      * output cap, errors and the end relabelled after a timeout; nothing of what only the server may say.
      */
-    List<Event> fromRunner(Event event) {
+    List<Event> fromRunner(Event event, long now) {
         return switch (event.type()) {
             case STARTED, DISPLAY_DATA, EXECUTE_RESULT -> List.of(event);
             case STREAM -> budget.admit((Event.Stream) event);
             case TRUNCATED -> budget.truncatedByRunner();
             case INPUT_REQUEST -> {
                 if (!ladder.stopping()) { // once interrupted, nobody may answer: the grace period runs on
-                    input.begin(System.nanoTime());
+                    input.begin(now);
                 }
                 yield List.of(event);
             }

@@ -301,7 +301,7 @@ public final class Session {
             return; // late output of a cell already ended, or a runner announcing itself again
         }
         String executionId = current.executionId();
-        List<Event> seen = current.fromRunner(ce.event());
+        List<Event> seen = current.fromRunner(ce.event(), System.nanoTime());
         awaitingInput = current.awaitingInput(); // before the input_request goes out: its answer may come at once
         for (Event event : seen) {
             if (event instanceof Event.Finished finished) {
