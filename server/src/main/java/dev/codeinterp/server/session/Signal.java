@@ -18,10 +18,6 @@ sealed interface Signal {
 
     /** A cell accepted (its {@code queued} event already stored); {@code input} says how its input() reads. */
     record Submit(String executionId, String code, Language language, Duration timeout, CellInput input) implements Signal {
-        Submit(String executionId, String code, Language language, Duration timeout) {
-            this(executionId, code, language, timeout, CellInput.NONE);
-        }
-
         public Kind kind() {
             return Kind.SUBMIT;
         }
