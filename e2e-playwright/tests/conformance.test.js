@@ -30,7 +30,11 @@ const CELLS = [
   "%%writefile conformance.txt\nwritten by a magic",
   "%who str\n%nosuchmagic",
   "s = '''\n!not a command\n'''\nprint(s)",
+  "name = input('name? ')\nimport getpass\nkey = getpass.getpass()\nprint('hi', name, len(key))",
 ];
+
+// What the person types into a cell's input boxes, in order (cells not listed never ask).
+const ANSWERS = { "name = input('name? ')\nimport getpass\nkey = getpass.getpass()\nprint('hi', name, len(key))": ['Ada', 's3cret'] };
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -38,7 +42,13 @@ after(async () => { await browser?.close(); });
 
 async function runAll(page) {
   for (const code of CELLS) {
-    await finished(await runCell(page, code));
+    const turn = await runCell(page, code);
+    for (const answer of ANSWERS[code] || []) {
+      const field = turn.locator('[data-testid="input-field"]:not([disabled])');
+      await field.fill(answer);
+      await field.press('Enter');
+    }
+    await finished(turn);
   }
 }
 
@@ -73,6 +83,9 @@ function comparable(events) {
         break;
       case 'started':
         out.push(['started', e.execution_count]);
+        break;
+      case 'input_request':
+        out.push(['input_request', e.prompt, e.password]);
         break;
       case 'finished':
         out.push(['finished', e.status]);

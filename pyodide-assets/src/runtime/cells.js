@@ -21,6 +21,7 @@
     evalue: 'Bash needs a real shell, and local mode runs in this browser, which has none: '
       + 'switch to Server mode to run bash cells',
   };
+  const DEFAULT_INPUT_TIMEOUT_MS = 5 * 60 * 1000; // the server's CODEINTERP_INPUT_TIMEOUT default
 
   ns.cells = function cells(frame) {
     const { toApp, sendLine, config } = frame;
@@ -28,6 +29,7 @@
     const defaultTimeoutMs = positive(config.timeoutMs, DEFAULT_TIMEOUT_MS);
     const defaultMaxOutput = Number.isInteger(config.maxOutputBytes) && config.maxOutputBytes >= 0
       ? config.maxOutputBytes : DEFAULT_MAX_OUTPUT;
+    const inputTimeoutMs = positive(config.inputTimeoutMs, DEFAULT_INPUT_TIMEOUT_MS);
     const utf8 = new TextEncoder();
     let executionCount = 0; // the last cell's execution_count: a synthesized `started` follows it
     let uncounted = 0; // cells the Python runner did not number (other languages, synthesized starts)
@@ -66,6 +68,39 @@
       if (!pythonReplaced && cell && cell.language === 'javascript') {
         endCell({ status: 'interrupted' }, 'the interpreter was restarted on request');
       }
+    }
+
+    /**
+     * The person's answer to the running cell's input(): into the SharedArrayBuffer the worker
+     * polls (replies.js), and the cell's clock runs again. Without a waiting cell it goes nowhere.
+     */
+    function onInputReply(m) {
+      if (!cell || !cell.awaitingInput || cell.grace || typeof m.value !== 'string') {
+        return;
+      }
+      if (!ns.replies.write(frame.inputReplies, utf8.encode(m.value))) {
+        sendLine({ type: 'stream', id: cell.id, name: 'stderr',
+          text: `[codeinterp] that answer is longer than ${ns.replies.MAX_BYTES} bytes; send a shorter one\n` });
+        return;
+      }
+      cell.awaitingInput = false;
+      resumeClock();
+    }
+
+    /** The cell waits for a person: its own timeout stands still; the wait has its own bound. */
+    function pauseClock() {
+      clearTimeout(cell.timer);
+      cell.timeLeftMs -= Date.now() - cell.clockFrom;
+      cell.timer = setTimeout(() => {
+        cell.timeoutWhy = `nobody answered the cell's input() within ${seconds(inputTimeoutMs)}, so it was interrupted`;
+        stop(true);
+      }, inputTimeoutMs);
+    }
+
+    function resumeClock() {
+      clearTimeout(cell.timer);
+      cell.clockFrom = Date.now();
+      cell.timer = setTimeout(() => stop(true), Math.max(0, cell.timeLeftMs));
     }
 
     /**
@@ -147,6 +182,10 @@
         interruptRequested: false,
         timer: null,
         grace: null,
+        awaitingInput: false,
+        clockFrom: 0,
+        timeLeftMs: request.timeoutMs,
+        timeoutWhy: null,
       };
     }
 
@@ -175,6 +214,7 @@
         return;
       }
       cell.interruptRequested = true;
+      cell.awaitingInput = false; // the interrupt ends the wait (the worker polls between checks for it)
       if (cell.started) {
         Atomics.store(interrupts, 0, 2); // SIGINT: KeyboardInterrupt in the running cell
       }
@@ -191,7 +231,8 @@
     }
 
     function timeoutError() {
-      return { ename: 'TimeoutError', evalue: `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)} and was interrupted` };
+      return { ename: 'TimeoutError', evalue: cell.timeoutWhy
+        || `the cell ran longer than its timeout of ${seconds(cell.timeoutMs)} and was interrupted` };
     }
 
     /** One runner line from the worker: checked, capped and forwarded. */
@@ -222,6 +263,8 @@
           }
           executionCount = cell.count;
           clearTimeout(cell.timer);
+          cell.clockFrom = Date.now();
+          cell.timeLeftMs = cell.timeoutMs;
           if (!cell.timedOut) {
             cell.timer = setTimeout(() => stop(true), cell.timeoutMs);
           }
@@ -247,6 +290,13 @@
           if (cell.timedOut && event.ename === 'KeyboardInterrupt') {
             sendLine({ type: 'error', id: cell.id, ...timeoutError(), traceback: [] });
           } else {
+            toApp({ type: 'runner', line });
+          }
+          return;
+        case 'input_request':
+          if (cell.started && !cell.grace && frame.inputReplies) {
+            cell.awaitingInput = true;
+            pauseClock();
             toApp({ type: 'runner', line });
           }
           return;
@@ -349,7 +399,7 @@
       clearTimeout(c.grace);
     }
 
-    return { onExecute, onInterrupt, onLine, onRestart, onReplaced, onFatal, pump };
+    return { onExecute, onInterrupt, onInputReply, onLine, onRestart, onReplaced, onFatal, pump };
   };
 
   function positive(value, fallback) {

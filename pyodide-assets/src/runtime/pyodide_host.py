@@ -20,6 +20,7 @@ WORKSPACE = '/workspace'
 BURST_EVENTS = 200  # stream events sent at once before pacing starts...
 EVENTS_PER_SECOND = 100  # ...and the rate at which that allowance refills
 PACED_FLUSH = 0.05  # seconds: while paced, buffered output is sent at least this often
+REPLY_POLL_MS = 100  # how long one wait for an answer to input() blocks before Python runs again
 
 
 def snapshot():
@@ -145,16 +146,51 @@ class StreamPacer:
                 start = end
 
 
+class SharedReplies:
+    """Answers to input() in the browser: the frame writes them into a SharedArrayBuffer that
+    ``poll(ms)`` (input-replies.mjs) reads. Polled in short waits: after each, the poll checks the
+    interrupt buffer, so an interrupt ends the wait with KeyboardInterrupt."""
+
+    unavailable = None
+
+    def __init__(self, poll, discard):
+        self._poll = poll
+        self._discard = discard
+
+    def discard(self):
+        self._discard()
+
+    def wait(self):
+        while True:
+            value = self._poll(REPLY_POLL_MS)
+            if value is not None:
+                return value
+
+
+class NoReplies:
+    """Not cross-origin isolated: no SharedArrayBuffer, so nobody can answer input() here."""
+
+    unavailable = ('{what} cannot ask for input here: local mode needs a cross-origin isolated page '
+                   'for that, and this one is not. Put the data in the code, upload a file, or use server mode.')
+
+    def discard(self):
+        pass
+
+    def wait(self):
+        raise RuntimeError('unreachable: input() checks `unavailable` first')
+
+
 class Host:
     """One interpreter's runner plus the bookkeeping the browser needs around each cell.
 
     ``post_line(type, line)`` sends one protocol line; ``files_changed(changed, deleted)`` tells
     the worker which workspace files to mirror into the frame (so they survive a reset);
     ``heap_kb()`` is the size of WebAssembly memory, the browser's analogue of peak RSS;
-    ``take_fd_output()`` returns the text written to fds 1 and 2 since it was last called.
+    ``take_fd_output()`` returns the text written to fds 1 and 2 since it was last called;
+    ``poll_reply(ms)`` and ``discard_reply()`` reach the answers to input() (None: not isolated).
     """
 
-    def __init__(self, post_line, files_changed, heap_kb, take_fd_output):
+    def __init__(self, post_line, files_changed, heap_kb, take_fd_output, poll_reply=None, discard_reply=None):
         self._post_line = post_line
         self._files_changed = files_changed
         self._heap_kb = heap_kb
@@ -163,7 +199,8 @@ class Host:
         self._before = {}
         self._notes = []
         self._pacer = StreamPacer(self._send)
-        self.runner = Runner(self._emit)
+        replies = SharedReplies(poll_reply, discard_reply) if poll_reply is not None else NoReplies()
+        self.runner = Runner(self._emit, replies=replies)
         # As the sandbox's __main__ does: an interrupt between cells is ignored, not raised.
         signal.signal(signal.SIGINT, self.runner.on_sigint)
         sleep = time.sleep
@@ -183,7 +220,7 @@ class Host:
         self._notes = list(notes)
         self._before = snapshot()
         try:
-            self.runner.execute(cell_id, code, max_output_bytes)
+            self.runner.execute(cell_id, code, max_output_bytes, interactive=True)
         finally:
             self._cell = None
 

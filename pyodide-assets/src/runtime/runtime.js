@@ -29,6 +29,7 @@
     maxUploadBytes: raw.maxUploadBytes,
     timeoutMs: raw.timeoutMs,
     maxOutputBytes: raw.maxOutputBytes,
+    inputTimeoutMs: raw.inputTimeoutMs,
     mirrorFileLimit: ns.workspace.MIRROR_FILE_LIMIT,
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an
@@ -44,6 +45,7 @@
   let fatal = null; // why Python cannot load; cleared by `restart`
   let loadTimer = null;
   let interrupts = null; // Int32Array over a SharedArrayBuffer, when cross-origin isolated
+  let inputReplies = null; // the SharedArrayBuffer answers to input() go through (replies.js), when isolated
 
   const toApp = (message, transfer) => window.parent.postMessage(message, '*', transfer || []);
   const sendLine = (event) => toApp({ type: 'runner', line: JSON.stringify(event) });
@@ -58,6 +60,7 @@
     get ready() { return ready; },
     get fatal() { return fatal; },
     get interrupts() { return interrupts; },
+    get inputReplies() { return inputReplies; },
   };
   const cells = ns.cells(frame);
   const workspace = ns.workspace(frame);
@@ -72,6 +75,7 @@
     switch (m.type) {
       case 'execute': return cells.onExecute(m);
       case 'interrupt': return cells.onInterrupt();
+      case 'inputReply': return cells.onInputReply(m);
       case 'restart': return onRestart();
       case 'writeFile':
       case 'listFiles':
@@ -143,6 +147,7 @@
     ready = false;
     const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
     interrupts = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    inputReplies = isolated ? ns.replies.create() : null;
     let started;
     try {
       // The frame's origin is opaque: a worker from an http URL would be refused, and Chromium
@@ -180,7 +185,8 @@
         becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
       }
     }, LOAD_TIMEOUT_MS);
-    started.postMessage({ kind: 'init', config, interruptBuffer: interrupts, files: workspace.mirroredFiles() });
+    started.postMessage({ kind: 'init', config, interruptBuffer: interrupts, inputBuffer: inputReplies,
+      files: workspace.mirroredFiles() });
     obtainBigAssets().then((assets) => {
       if (worker === started) {
         // copied, not transferred: the next worker needs them too

@@ -14,6 +14,7 @@
 
 import { fetchPythonSources, installPythonSources, receiveAssets, routeFdOutput, startPyodide } from './boot.mjs';
 import { describe } from './errors.mjs';
+import { InputReplies } from './input-replies.mjs';
 import { Packages } from './packages.mjs';
 import { WORKSPACE, WorkspaceFs } from './workspace-fs.mjs';
 
@@ -73,7 +74,12 @@ async function init(message) {
     pyodide.FS.chdir(WORKSPACE);
     hostModule = pyodide.pyimport('pyodide_host');
     const fdOutput = [];
-    host = hostModule.Host(postLine, filesChanged, heapKb, () => fdOutput.splice(0));
+    // answers to input() come through a SharedArrayBuffer, so only when isolated; else input() says why not
+    // (undefined, not null, when absent: Pyodide hands JavaScript's null to Python as jsnull, not None)
+    const replies = message.inputBuffer && self.crossOriginIsolated
+      ? new InputReplies(message.inputBuffer, () => pyodide.checkInterrupt()) : undefined;
+    host = hostModule.Host(postLine, filesChanged, heapKb, () => fdOutput.splice(0),
+      replies && ((ms) => replies.poll(ms)), replies && (() => replies.discard()));
     routeFdOutput(pyodide, fdOutput);
     packages = new Packages(pyodide, hostModule, config.wheelsURL,
       (text) => post({ kind: 'loading', message: text }));

@@ -12,6 +12,7 @@ import threading
 
 from . import protocol
 from .cells import Runner
+from .prompts import InputReplies
 from .stdio import StdioTransport
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the dir holding this package
@@ -26,18 +27,20 @@ def _leave_the_cells_environment_as_the_server_gave_it():
 
 def main():
     transport = StdioTransport()
-    runner = Runner(transport.emit, fd_pipes=transport.pipes)
+    replies = InputReplies()
+    runner = Runner(transport.emit, fd_pipes=transport.pipes, replies=replies)
     signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
     _leave_the_cells_environment_as_the_server_gave_it()
     inbox = queue.SimpleQueue()
-    threading.Thread(target=transport.read_commands, args=(inbox.put,), name='runner-stdin',
+    threading.Thread(target=transport.read_commands, args=(inbox.put, replies.put), name='runner-stdin',
                      daemon=True).start()
     transport.emit(protocol.ready('%d.%d.%d' % sys.version_info[:3], os.getpid()))
     while True:
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
-        runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'])
+        runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'],
+                       stdin=message['stdin'], interactive=message['interactive'])
         if transport.forked:
             break
     os._exit(0)  # threads a cell left running must not keep the sandbox alive

@@ -16,6 +16,7 @@ from .display import DisplayFormatter
 from .shell import Shell, get_ipython, install_ipython_module
 from .transform import transform
 from .output import CellLock, OutputSink
+from .prompts import Prompts
 from .streams import NoInput, OutputStream, input_unavailable
 from .tracebacks import describe_error, format_traceback, safe_str
 
@@ -51,10 +52,11 @@ class Runner:
 
     ``threaded`` (default: not in Pyodide) runs a pump thread that flushes coalesced output;
     ``fd_pipes`` ({'stdout': fd, 'stderr': fd}, sandbox only) are the read ends of the pipes
-    behind fds 1 and 2.
+    behind fds 1 and 2; ``replies`` is where answers to input() arrive (``prompts``), if anyone
+    can answer.
     """
 
-    def __init__(self, emit, *, threaded=None, fd_pipes=None):
+    def __init__(self, emit, *, threaded=None, fd_pipes=None, replies=None):
         self._emit = emit
         self.execution_count = 0
         self.module = types.ModuleType('__main__')
@@ -67,6 +69,7 @@ class Runner:
         self._stdout = OutputStream(self._sink, 'stdout', 1 if with_fds else None)
         self._stderr = OutputStream(self._sink, 'stderr', 2 if with_fds else None)
         self._stdin = NoInput(0 if with_fds else None)
+        self._prompts = Prompts(self._sink, replies)
         self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
         self._publisher = publish.DisplayPublisher(self._sink, self._formatter)
         self.shell = Shell(self.namespace, self._publisher, can_run_commands=not IN_BROWSER, fds_captured=with_fds)
@@ -84,8 +87,12 @@ class Runner:
 
     # -- executing --
 
-    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES, language='python'):
-        """Runs one cell: emits started, its output, then finished; returns the finished event."""
+    def execute(self, cell_id, code, max_output_bytes=protocol.DEFAULT_MAX_OUTPUT_BYTES, language='python',
+                stdin=None, interactive=False):
+        """Runs one cell: emits started, its output, then finished; returns the finished event.
+
+        input() reads ``stdin``'s lines, or with ``interactive`` asks the user (see ``prompts``).
+        """
         self.execution_count += 1
         count = self.execution_count
         usage_before = _usage()
@@ -98,6 +105,7 @@ class Runner:
         self.shell.execution_count = count
         self.shell.cell_filename = f'<cell-{count}>'
         status = 'error'
+        self._prompts.begin(stdin, interactive)
         saved = self._enter_cell()
         try:
             if language == 'python':
@@ -216,6 +224,7 @@ class Runner:
                  publish.activate(self._publisher))
         sys.stdout, sys.stderr, sys.stdin = self._stdout, self._stderr, self._stdin
         builtins.input = input_unavailable
+        self._prompts.enter()
         builtins.display = self._publisher.display
         self.shell.activate()
         sys.modules['__main__'] = self.module
@@ -231,6 +240,7 @@ class Runner:
 
     def _leave_cell(self, saved):
         stdout, stderr, stdin, input_, display, main, active, publisher, sigint = saved
+        self._prompts.leave()
         if sigint is not False:
             signal.signal(signal.SIGINT, signal.default_int_handler if sigint is None else sigint)
         self._lock.pending = False

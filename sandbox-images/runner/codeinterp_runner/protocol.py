@@ -36,6 +36,13 @@ def parse_command(line):
             message['max_output_bytes'] = DEFAULT_MAX_OUTPUT_BYTES
         elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise ValueError("'max_output_bytes' must be a non-negative integer")
+        if message.setdefault('stdin', None) is not None and not isinstance(message['stdin'], str):
+            raise ValueError("'stdin' must be a string")
+        if not isinstance(message.setdefault('interactive', False), bool):
+            raise ValueError("'interactive' must be true or false")
+    elif kind == 'input_reply':
+        if not isinstance(message.get('value'), str):
+            raise ValueError("input_reply needs a string 'value'")
     elif kind not in ('interrupt', 'shutdown'):
         raise ValueError(f'unknown command type {kind!r}')
     return message
@@ -92,6 +99,10 @@ def update_display_data(data, metadata, display_id):
 
 def execute_result(execution_count, data, metadata):
     return {'type': 'execute_result', 'execution_count': execution_count, 'data': data, 'metadata': metadata}
+
+
+def input_request(prompt, password):
+    return {'type': 'input_request', 'prompt': prompt, 'password': password}
 
 
 def error(ename, evalue, traceback):

@@ -46,8 +46,9 @@ class StdioTransport:
             except BrokenPipeError:
                 os._exit(0)  # the server is gone: nobody to report to
 
-    def read_commands(self, deliver):
-        """Reader thread: interrupts act at once, other commands go to ``deliver``; EOF → None."""
+    def read_commands(self, deliver, reply=None):
+        """Reader thread: interrupts act at once, ``input_reply`` values go to ``reply`` (a waiting
+        input()), other commands to ``deliver``; EOF → None."""
         with os.fdopen(self._in, 'rb') as lines:
             for line in lines:
                 if not line.strip():
@@ -59,6 +60,9 @@ class StdioTransport:
                     continue
                 if message['type'] == 'interrupt':
                     os.kill(os.getpid(), signal.SIGINT)
+                elif message['type'] == 'input_reply':
+                    if reply is not None:
+                        reply(message['value'])
                 else:
                     deliver(message)
         deliver(None)

@@ -55,7 +55,7 @@ public final class Main implements AutoCloseable {
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
-                        settings.maxQueuedCells(), RestartPolicy.DEFAULT),
+                        settings.maxQueuedCells(), RestartPolicy.DEFAULT, settings.inputTimeout()),
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),

@@ -2,7 +2,8 @@ package dev.codeinterp.model;
 
 /** What a browser or agent sends over a session's WebSocket. */
 public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage.Execute,
-        ClientMessage.Interrupt, ClientMessage.Restart, ClientMessage.Prompt, ClientMessage.Stop {
+        ClientMessage.Interrupt, ClientMessage.Restart, ClientMessage.Prompt, ClientMessage.Stop,
+        ClientMessage.InputReply {
 
     ClientMessageType type();
 
@@ -39,5 +40,11 @@ public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage
     /** Stop the assistant: cancels the model's request and interrupts the cell it is running. */
     record Stop() implements ClientMessage {
         public ClientMessageType type() { return ClientMessageType.STOP; }
+
+    }
+
+    /** The person's answer to the running cell's {@link Event.InputRequest}. */
+    record InputReply(String value) implements ClientMessage {
+        public ClientMessageType type() { return ClientMessageType.INPUT_REPLY; }
     }
 }

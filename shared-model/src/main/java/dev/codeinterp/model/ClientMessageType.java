@@ -6,7 +6,8 @@ public enum ClientMessageType {
     INTERRUPT("interrupt"),
     RESTART("restart"),
     PROMPT("prompt"),
-    STOP("stop");
+    STOP("stop"),
+    INPUT_REPLY("input_reply");
 
     private final String wire;
 

@@ -11,7 +11,8 @@ import java.util.Map;
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
         Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
         Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone,
-        Event.UpdateDisplayData, Event.ClearOutput {
+        Event.UpdateDisplayData, Event.ClearOutput,
+        Event.InputRequest {
 
     EventType type();
 
@@ -123,5 +124,14 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The terminal event of an assistant turn: how it ended, and a readable message when it failed. */
     record AssistantDone(AssistantStatus status, String message) implements Event {
         public EventType type() { return EventType.ASSISTANT_DONE; }
+
+    }
+
+    /**
+     * The cell called {@code input()} (or {@code getpass()}, then {@code password}) and waits for the
+     * person's {@link ClientMessage.InputReply}.
+     */
+    record InputRequest(String prompt, boolean password) implements Event {
+        public EventType type() { return EventType.INPUT_REQUEST; }
     }
 }

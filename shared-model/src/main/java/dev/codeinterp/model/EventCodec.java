@@ -113,6 +113,12 @@ final class EventCodec {
             case CLEAR_OUTPUT:
                 out.put("wait", ((Event.ClearOutput) event).waitForNext());
                 break;
+            case INPUT_REQUEST: {
+                Event.InputRequest r = (Event.InputRequest) event;
+                out.put("prompt", r.prompt());
+                out.put("password", r.password());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -175,6 +181,8 @@ final class EventCodec {
             }
             case CLEAR_OUTPUT:
                 return new Event.ClearOutput(o.optBoolean("wait", false));
+            case INPUT_REQUEST:
+                return new Event.InputRequest(o.optString("prompt", ""), o.optBoolean("password", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }

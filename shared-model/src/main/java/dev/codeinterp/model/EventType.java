@@ -18,7 +18,8 @@ public enum EventType {
     TOOL_RESULT("tool_result"),
     ASSISTANT_DONE("assistant_done"),
     UPDATE_DISPLAY_DATA("update_display_data"),
-    CLEAR_OUTPUT("clear_output");
+    CLEAR_OUTPUT("clear_output"),
+    INPUT_REQUEST("input_request");
 
     private final String wire;
 

@@ -77,6 +77,9 @@ final class FrameCodec {
             case PROMPT:
                 m.put("text", ((ClientMessage.Prompt) message).text());
                 break;
+            case INPUT_REPLY:
+                m.put("value", ((ClientMessage.InputReply) message).value());
+                break;
             default:
                 break;
         }
@@ -103,6 +106,8 @@ final class FrameCodec {
                 return new ClientMessage.Prompt(o.string("text"));
             case STOP:
                 return new ClientMessage.Stop();
+            case INPUT_REPLY:
+                return new ClientMessage.InputReply(o.string("value"));
             default:
                 throw new JsonException("unhandled message type '" + typeName + "'");
         }
@@ -122,13 +127,27 @@ final class FrameCodec {
         return new RunnerMessage.CellEvent(o.string("id"), EventCodec.decodeEvent(o));
     }
 
-    static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
+    static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                      CellInput input) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "execute");
         m.put("id", executionId);
         m.put("code", code);
         m.put("language", language.wire());
         m.put("max_output_bytes", maxOutputBytes);
+        if (input.stdin() != null) {
+            m.put("stdin", input.stdin());
+        }
+        if (input.interactive()) {
+            m.put("interactive", true);
+        }
+        return Json.write(m);
+    }
+
+    static String encodeRunnerInputReply(String value) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "input_reply");
+        m.put("value", value);
         return Json.write(m);
     }
 

@@ -22,6 +22,7 @@ final class LocalRuntimeCodec {
         m.put("maxUploadBytes", c.maxUploadBytes());
         m.put("timeoutMs", c.timeoutMs());
         m.put("maxOutputBytes", c.maxOutputBytes());
+        m.put("inputTimeoutMs", c.inputTimeoutMs());
         return Json.write(m);
     }
 

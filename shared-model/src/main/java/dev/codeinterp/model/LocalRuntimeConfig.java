@@ -5,5 +5,6 @@ package dev.codeinterp.model;
  * inlined as a JSON data block. Its keys are camelCase: the page's JavaScript reads them as they are.
  */
 public record LocalRuntimeConfig(String pyodideVersion, String indexUrl, String packagesUrl, String runtimeUrl,
-                                 String wheelsUrl, long maxUploadBytes, long timeoutMs, long maxOutputBytes) {
+                                 String wheelsUrl, long maxUploadBytes, long timeoutMs, long maxOutputBytes,
+                                 long inputTimeoutMs) {
 }

@@ -55,6 +55,9 @@ public final class RuntimeFrameCodec {
             case LOADING:
                 m.put("message", ((RuntimeFrameMessage.Loading) message).message());
                 break;
+            case INPUT_REPLY:
+                m.put("value", ((RuntimeFrameMessage.InputReply) message).value());
+                break;
             case READY: {
                 RuntimeFrameMessage.Ready r = (RuntimeFrameMessage.Ready) message;
                 m.put("python", r.python());
@@ -160,6 +163,8 @@ public final class RuntimeFrameCodec {
                 return new RuntimeFrameMessage.FileDeleted(o.string("requestId"), o.string("name"));
             case FILE_ERROR:
                 return new RuntimeFrameMessage.FileError(o.string("requestId"), o.optString("message", ""));
+            case INPUT_REPLY:
+                return new RuntimeFrameMessage.InputReply(o.string("value"));
             default:
                 throw new JsonException("unhandled frame message type '" + typeName + "'");
         }

@@ -17,7 +17,7 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
 
     /** What the app sends the frame. */
     sealed interface ToFrame extends RuntimeFrameMessage
-            permits Execute, Interrupt, Restart, WriteFile, ListFiles, ReadFile, DeleteFile {
+            permits Execute, Interrupt, Restart, WriteFile, ListFiles, ReadFile, DeleteFile, InputReply {
     }
 
     /** What the frame sends the app. */
@@ -116,6 +116,11 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
         public Type type() { return Type.FILE_ERROR; }
     }
 
+    /** The person's answer to the running cell's {@code input_request}. */
+    record InputReply(String value) implements ToFrame {
+        public Type type() { return Type.INPUT_REPLY; }
+    }
+
     /** The {@code type} discriminator: one constant per record, for switching over a message. */
     enum Type {
         EXECUTE("execute"),
@@ -134,7 +139,8 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
         FILES("files"),
         FILE_CONTENT("fileContent"),
         FILE_DELETED("fileDeleted"),
-        FILE_ERROR("fileError");
+        FILE_ERROR("fileError"),
+        INPUT_REPLY("inputReply");
 
         private final String wire;
 

@@ -51,7 +51,18 @@ public final class WireCodec {
     }
 
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes);
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE);
+    }
+
+    /** As above, saying how the cell's {@code input()} reads (docs/runner-protocol.md, "Input"). */
+    public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                             CellInput input) {
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input);
+    }
+
+    /** The person's answer to the running cell's {@code input_request}. */
+    public static String encodeRunnerInputReply(String value) {
+        return FrameCodec.encodeRunnerInputReply(value);
     }
 
     /** A command without arguments, such as {@code interrupt}. */

@@ -16,6 +16,7 @@ class RuntimeFrameCodecTest {
                 new RuntimeFrameMessage.Execute("l1-ab12cd34", "print('hi')"),
                 new RuntimeFrameMessage.Interrupt(),
                 new RuntimeFrameMessage.Restart(),
+                new RuntimeFrameMessage.InputReply("Ada\n\"quoted\""),
                 new RuntimeFrameMessage.WriteFile("f1", "data.csv"),
                 new RuntimeFrameMessage.ListFiles("f2"),
                 new RuntimeFrameMessage.ReadFile("f3", "out.png"),

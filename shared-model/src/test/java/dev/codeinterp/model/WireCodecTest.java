@@ -31,7 +31,9 @@ class WireCodecTest {
                 new Event.ToolCall("call-2", "list_files", "{}", null),
                 new Event.ToolResult("call-1", "stdout:\n1\n"),
                 new Event.AssistantDone(AssistantStatus.ANSWERED, null),
-                new Event.AssistantDone(AssistantStatus.ERROR, "The model endpoint is rate-limiting requests (HTTP 429)."));
+                new Event.AssistantDone(AssistantStatus.ERROR, "The model endpoint is rate-limiting requests (HTTP 429)."),
+                new Event.InputRequest("name? ", false),
+                new Event.InputRequest("Password: ", true));
         assertThat(events.stream().map(Event::type).distinct()).containsExactlyInAnyOrder(EventType.values());
         long seq = 1;
         for (Event e : events) {
@@ -47,7 +49,8 @@ class WireCodecTest {
     void client_messages_round_trip() {
         for (ClientMessage m : List.of(new ClientMessage.Hello("t0k", 12), new ClientMessage.Execute("1+1", 2.5),
                 new ClientMessage.Execute("x", null), new ClientMessage.Interrupt(), new ClientMessage.Restart(),
-                new ClientMessage.Prompt("plot sales.csv"), new ClientMessage.Stop())) {
+                new ClientMessage.Prompt("plot sales.csv"), new ClientMessage.Stop(),
+                new ClientMessage.InputReply("Ada"), new ClientMessage.InputReply(""))) {
             assertThat(WireCodec.decodeClientMessage(WireCodec.encode(m))).isEqualTo(m);
         }
     }
@@ -61,6 +64,36 @@ class WireCodecTest {
         assertThat(Language.fromWire("Bash")).isEqualTo(Language.BASH);
         assertThat(WireCodec.encodeRunnerExecute("e1", "echo", Language.BASH, 10)).contains("\"language\":\"bash\"");
         assertThatThrownBy(() -> Language.fromWire("cobol")).hasMessage("language 'cobol' is not supported; use python, javascript or bash");
+    }
+
+    @Test
+    void a_cells_input_rides_on_the_runner_execute_line_and_replies_carry_their_value() {
+        assertThat(WireCodec.encodeRunnerExecute("e1", "input()", Language.PYTHON, 10))
+                .doesNotContain("stdin").doesNotContain("interactive");
+        assertThat(Json.parseObject(WireCodec.encodeRunnerExecute("e1", "input()", Language.PYTHON, 10, CellInput.lines("a\nb\n"))))
+                .containsEntry("stdin", "a\nb\n").doesNotContainKey("interactive");
+        assertThat(Json.parseObject(WireCodec.encodeRunnerExecute("e1", "input()", Language.PYTHON, 10, CellInput.ASK)))
+                .containsEntry("interactive", true).doesNotContainKey("stdin");
+        assertThat(Json.parseObject(WireCodec.encodeRunnerInputReply("x\ny"))).isEqualTo(Map.of("type", "input_reply", "value", "x\ny"));
+        assertThat(WireCodec.decodeRunnerLine("{\"type\":\"input_request\",\"id\":\"e1\",\"prompt\":\"q? \",\"password\":true}"))
+                .isEqualTo(new RunnerMessage.CellEvent("e1", new Event.InputRequest("q? ", true)));
+    }
+
+    @Test
+    void an_input_reply_without_a_string_value_is_refused() {
+        for (String hostile : List.of("{\"type\":\"input_reply\"}", "{\"type\":\"input_reply\",\"value\":5}",
+                "{\"type\":\"input_reply\",\"value\":null}")) {
+            assertThatThrownBy(() -> WireCodec.decodeClientMessage(hostile)).isInstanceOf(JsonException.class);
+        }
+    }
+
+    @Test
+    void execute_requests_carry_stdin_lines_only_when_given() {
+        ExecuteRequest with = new ExecuteRequest("input()", "python", null, List.of(), "Ada\n");
+        assertThat(WireCodec.decodeExecuteRequest(WireCodec.encode(with))).isEqualTo(with);
+        ExecuteRequest without = new ExecuteRequest("1", "python", null, List.of());
+        assertThat(WireCodec.encode(without)).doesNotContain("stdin");
+        assertThat(WireCodec.decodeExecuteRequest(WireCodec.encode(without)).stdin()).isNull();
     }
 
     @Test

@@ -163,6 +163,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
                 ? "Local mode: Python (Pyodide) and JavaScript run in this browser. Nothing you run or upload leaves it. "
                         + "Write code below, pick its language beside Run, and press Shift+Enter to run it."
                 : "Write Python, JavaScript or bash below (pick the language beside Run) and press Shift+Enter to run it.");
+        conversation.answerInputWith(next::reply);
         page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.EventHistory;
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.Language;
@@ -39,7 +40,7 @@ final class RestApi {
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
         ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), timeout(request),
-                request.files(), settings.maxReturnedFilesBytes());
+                CellInput.lines(request.stdin()), request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -54,7 +55,8 @@ final class RestApi {
         if (!request.files().isEmpty()) {
             throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
         }
-        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), timeout(request))));
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), timeout(request),
+                CellInput.lines(request.stdin()))));
     }
 
     void history(Context ctx) {
@@ -110,6 +112,9 @@ final class RestApi {
         language(request); // an unknown language is refused before anything runs
         if (request.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
             throw new ApiErrors.BadRequest("code is larger than " + settings.maxCodeBytes() + " bytes");
+        }
+        if (request.stdin() != null && request.stdin().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
+            throw new ApiErrors.BadRequest("stdin is larger than " + settings.maxCodeBytes() + " bytes");
         }
         return request;
     }

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
@@ -10,6 +11,7 @@ import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.NoInputPendingException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionManager;
@@ -123,8 +125,9 @@ final class SessionSocket {
                     if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
                         throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
                     }
+                    // a person is on the other end: the cell's input() asks them
                     connection.session.submit(execute.code(), Language.fromWire(execute.language()),
-                            settings.timeoutFor(execute.timeoutSeconds()));
+                            settings.timeoutFor(execute.timeoutSeconds()), CellInput.ASK);
                     break;
                 }
                 case INTERRUPT:
@@ -139,6 +142,14 @@ final class SessionSocket {
                 case STOP:
                     assistant.stop(connection.session);
                     break;
+                case INPUT_REPLY: {
+                    String value = ((ClientMessage.InputReply) message).value();
+                    if (value.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
+                        throw new IllegalArgumentException("input_reply value is larger than " + settings.maxCodeBytes() + " bytes");
+                    }
+                    connection.session.reply(value);
+                    break;
+                }
                 default:
                     break;
             }

@@ -41,7 +41,8 @@ public record Settings(
         int maxSessionsPerClient,
         int maxQueuedCells,
         int maxConcurrentCreates,
-        EmbedOrigins embedOrigins) {
+        EmbedOrigins embedOrigins,
+        Duration inputTimeout) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -71,6 +72,9 @@ public record Settings(
         if (maxSessions < 1 || maxSessionsPerClient < 1 || maxQueuedCells < 1 || maxConcurrentCreates < 1) {
             throw new IllegalArgumentException("MAX_SESSIONS, MAX_SESSIONS_PER_CLIENT, MAX_QUEUED_CELLS and "
                     + "MAX_CONCURRENT_CREATES must be at least 1");
+        }
+        if (inputTimeout.isNegative() || inputTimeout.isZero()) {
+            throw new IllegalArgumentException("INPUT_TIMEOUT must be positive");
         }
         allowedOrigins = List.copyOf(allowedOrigins);
         apiKeys = List.copyOf(apiKeys);
@@ -137,7 +141,8 @@ public record Settings(
                 r.integer("MAX_SESSIONS_PER_CLIENT", 250),
                 r.integer("MAX_QUEUED_CELLS", 32),
                 r.integer("MAX_CONCURRENT_CREATES", 8),
-                EmbedOrigins.parse(r.list("EMBED_ORIGINS")));
+                EmbedOrigins.parse(r.list("EMBED_ORIGINS")),
+                r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

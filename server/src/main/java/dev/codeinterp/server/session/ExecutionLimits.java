@@ -4,8 +4,16 @@ import java.time.Duration;
 
 /**
  * The limits a session enforces on every cell, whatever the runner does, how many cells may
- * wait or run in it at once, and how often its sandbox is restarted before it gives up.
+ * wait or run in it at once, how often its sandbox is restarted before it gives up, and how long
+ * a cell may wait for a person to answer its {@code input()} (its own clock stands still meanwhile).
  */
 public record ExecutionLimits(long outputCapBytes, Duration interruptGrace, long memoryBytes, int maxQueuedCells,
-                              RestartPolicy restarts) {
+                              RestartPolicy restarts, Duration inputTimeout) {
+
+    public static final Duration DEFAULT_INPUT_TIMEOUT = Duration.ofMinutes(5);
+
+    public ExecutionLimits(long outputCapBytes, Duration interruptGrace, long memoryBytes, int maxQueuedCells,
+                           RestartPolicy restarts) {
+        this(outputCapBytes, interruptGrace, memoryBytes, maxQueuedCells, restarts, DEFAULT_INPUT_TIMEOUT);
+    }
 }

@@ -1,6 +1,7 @@
 // Over 300 lines: the actor (its callers' methods, inbox, dispatch and what each signal does) reads as one; every policy is its own class.
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.RunnerMessage;
@@ -47,6 +48,7 @@ public final class Session {
     private final Thread worker;
     private volatile boolean busy;
     private volatile boolean closed;
+    private volatile boolean awaitingInput; // set by the worker before the input_request goes out
     private volatile long lastActivity = System.currentTimeMillis();
 
     /**
@@ -109,13 +111,18 @@ public final class Session {
 
     /** As {@link #submit(String, Duration)}, in {@code language}: each language keeps its own state. */
     public String submit(String code, Language language, Duration timeout) {
+        return submit(code, language, timeout, CellInput.NONE);
+    }
+
+    /** As {@link #submit(String, Language, Duration)}; {@code input} says how the cell's {@code input()} reads. */
+    public String submit(String code, Language language, Duration timeout, CellInput input) {
         if (closed) {
             throw new SessionClosedException();
         }
         String executionId = cells.accept(code, language);
         busy = true;
         touch();
-        inbox.add(new Signal.Submit(executionId, code, language, timeout));
+        inbox.add(new Signal.Submit(executionId, code, language, timeout, input));
         return executionId;
     }
 
@@ -136,6 +143,15 @@ public final class Session {
     public void interrupt() {
         touch();
         inbox.add(new Signal.InterruptRequest());
+    }
+
+    /** A person's answer to the running cell's {@code input()}; refused when no cell waits for one. */
+    public void reply(String value) {
+        if (!awaitingInput) {
+            throw new NoInputPendingException();
+        }
+        touch();
+        inbox.add(new Signal.InputReply(value));
     }
 
     public void restart() {
@@ -202,12 +218,13 @@ public final class Session {
                 }
                 busy = cells.busy();
                 RunningCell running = cells.running();
-                long wakeAt = Math.min(running == null ? Supervisor.NEVER : running.ladder().nextDeadline(), supervisor.restartAt());
+                long wakeAt = Math.min(running == null ? Supervisor.NEVER : running.nextDeadline(), supervisor.restartAt());
                 Signal signal = wakeAt == Supervisor.NEVER ? inbox.take()
                         : inbox.poll(Math.max(0, wakeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
                 if (!dispatch(signal == null ? TICK : signal)) {
                     return;
                 }
+                awaitingInput = cells.running() != null && cells.running().awaitingInput();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -240,7 +257,7 @@ public final class Session {
                 yield true;
             }
             case INTERRUPT -> {
-                if (cells.running() != null && cells.running().ladder().interruptRequested(System.nanoTime())) {
+                if (cells.running() != null && cells.running().interruptRequested(System.nanoTime())) {
                     slot.send(WireCodec.encodeRunnerCommand("interrupt"));
                 }
                 yield true;
@@ -256,6 +273,12 @@ public final class Session {
             case CLOSE -> {
                 shutDown();
                 yield false;
+            }
+            case INPUT_REPLY -> {
+                if (cells.running() != null && cells.running().answered(System.nanoTime())) {
+                    slot.send(WireCodec.encodeRunnerInputReply(((Signal.InputReply) signal).value()));
+                } // else the wait ended (interrupt, timeout) after the reply was accepted: it has no one to go to
+                yield true;
             }
         };
     }
@@ -275,7 +298,8 @@ public final class Session {
             return;
         }
         cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime()), slot.workspace());
-        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes()));
+        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes(),
+                cell.input()));
     }
 
     private void onRunnerMessage(RunnerMessage message) {
@@ -291,7 +315,9 @@ public final class Session {
             return; // late output of a cell already ended, or a runner announcing itself again
         }
         String executionId = current.executionId();
-        for (Event event : current.fromRunner(ce.event())) {
+        List<Event> seen = current.fromRunner(ce.event(), System.nanoTime());
+        awaitingInput = current.awaitingInput(); // before the input_request goes out: its answer may come at once
+        for (Event event : seen) {
             if (event instanceof Event.Finished finished) {
                 cells.finishRunning(finished, slot.workspace());
             } else {
@@ -304,7 +330,7 @@ public final class Session {
     private void onClock() {
         RunningCell current = cells.running();
         if (current != null) {
-            switch (current.ladder().onClock(System.nanoTime())) {
+            switch (current.onClock(System.nanoTime())) {
                 case INTERRUPT -> slot.send(WireCodec.encodeRunnerCommand("interrupt"));
                 case RESTART -> restartAfterGrace();
                 case WAIT -> {

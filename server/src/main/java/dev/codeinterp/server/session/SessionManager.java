@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
@@ -210,10 +211,15 @@ public final class SessionManager implements AutoCloseable {
 
     /** As {@link #execute(Session, String, Duration)}, in {@code language}. */
     public ExecuteResponse execute(Session session, String code, Language language, Duration timeout) {
+        return execute(session, code, language, timeout, CellInput.NONE);
+    }
+
+    /** As above; {@code input} gives the cell's {@code input()} its lines (a caller that waits cannot answer questions). */
+    public ExecuteResponse execute(Session session, String code, Language language, Duration timeout, CellInput input) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, language, timeout));
+            collector.track(session.submit(code, language, timeout, input));
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
@@ -236,6 +242,12 @@ public final class SessionManager implements AutoCloseable {
      */
     public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout,
                                        List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
+        return executeOnce(client, code, language, timeout, CellInput.NONE, files, maxReturnedBytes);
+    }
+
+    /** As above, with {@code input} for the cell's {@code input()}. */
+    public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout, CellInput input,
+                                       List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
         Created created = create(client, true);
         Session session = created.session();
         try {
@@ -245,7 +257,7 @@ public final class SessionManager implements AutoCloseable {
                 workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
-            ExecuteResponse response = execute(session, code, language, timeout);
+            ExecuteResponse response = execute(session, code, language, timeout, input);
             return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
         } finally {
             close(session);

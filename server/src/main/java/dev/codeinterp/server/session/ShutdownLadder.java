@@ -22,12 +22,13 @@ final class ShutdownLadder {
         RESTART
     }
 
-    private final long timeoutAt;
+    private long timeoutAt;
     private final Duration timeout;
     private final Duration grace;
     private long graceEndsAt = Long.MAX_VALUE;
     private boolean interruptSent;
     private boolean timedOut;
+    private String timeoutWhy;
 
     ShutdownLadder(CellBudget budget, Duration grace) {
         this.timeoutAt = budget.timeoutAt();
@@ -66,6 +67,26 @@ final class ShutdownLadder {
         graceEndsAt = now + grace.toNanos();
     }
 
+    /** Whether an interrupt went out (the user's or the timeout's): the grace period runs. */
+    boolean stopping() {
+        return interruptSent;
+    }
+
+    /** The cell waited {@code nanos} for a person: its timeout falls that much later. */
+    void paused(long nanos) {
+        if (!interruptSent) {
+            timeoutAt += nanos;
+        }
+    }
+
+    /** Nobody answered the cell's {@code input()} within {@code limit}: it is stopped as timed out, saying why. */
+    void inputTimedOut(long now, Duration limit) {
+        timedOut = true;
+        timeoutWhy = "nobody answered the cell's input() within " + Durations.words(limit)
+                + " (CODEINTERP_INPUT_TIMEOUT), so it was interrupted";
+        interrupted(now);
+    }
+
     boolean timedOut() {
         return timedOut;
     }
@@ -81,7 +102,7 @@ final class ShutdownLadder {
     }
 
     Event.Error timeoutError() {
-        return new Event.Error("TimeoutError", "the cell ran longer than its timeout of "
+        return new Event.Error("TimeoutError", timeoutWhy != null ? timeoutWhy : "the cell ran longer than its timeout of "
                 + Durations.words(timeout) + " and was interrupted", List.of());
     }
 

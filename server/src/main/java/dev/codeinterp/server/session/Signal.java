@@ -1,5 +1,6 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.server.sandbox.Sandbox;
@@ -11,12 +12,12 @@ import java.time.Duration;
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK, INPUT_REPLY }
 
     Kind kind();
 
-    /** A cell accepted (its {@code queued} event already stored). */
-    record Submit(String executionId, String code, Language language, Duration timeout) implements Signal {
+    /** A cell accepted (its {@code queued} event already stored); {@code input} says how its input() reads. */
+    record Submit(String executionId, String code, Language language, Duration timeout, CellInput input) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }
@@ -58,6 +59,13 @@ sealed interface Signal {
     record ClockTick() implements Signal {
         public Kind kind() {
             return Kind.CLOCK;
+        }
+    }
+
+    /** A person's answer to the running cell's {@code input()}. */
+    record InputReply(String value) implements Signal {
+        public Kind kind() {
+            return Kind.INPUT_REPLY;
         }
     }
 }

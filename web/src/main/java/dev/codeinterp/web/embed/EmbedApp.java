@@ -92,6 +92,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
         interpreter = next;
         conversation = new ConversationView(f -> composer.setRunning(conversation.running()), next.files(),
                 options.editable() ? "Write Python below and press Shift+Enter to run it." : "");
+        conversation.answerInputWith(next::reply);
         layout();
         next.connect(this);
     }

@@ -190,6 +190,11 @@ public final class LocalInterpreter implements Interpreter {
     }
 
     @Override
+    public void reply(String value) {
+        frame.post(new RuntimeFrameMessage.InputReply(value));
+    }
+
+    @Override
     public void restart() {
         frame.post(new RuntimeFrameMessage.Restart());
     }

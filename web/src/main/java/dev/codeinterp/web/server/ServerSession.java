@@ -191,6 +191,11 @@ public final class ServerSession implements Interpreter {
     }
 
     @Override
+    public void reply(String value) {
+        send(new ClientMessage.InputReply(value));
+    }
+
+    @Override
     public void restart() {
         send(new ClientMessage.Restart());
     }

@@ -45,6 +45,9 @@ public interface Interpreter {
 
     void interrupt();
 
+    /** The person's answer to the running cell's {@code input()} ({@code input_request}). */
+    void reply(String value);
+
     void restart();
 
     /** Stops delivering events and lets go of the interpreter's resources. */

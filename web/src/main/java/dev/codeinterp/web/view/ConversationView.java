@@ -29,6 +29,7 @@ public final class ConversationView {
     private int running;
 
     private final WorkspaceFiles files;
+    private InputPrompt.Replies replies;
 
     public ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
         this.onFinished = onFinished;
@@ -37,6 +38,11 @@ public final class ConversationView {
         this.files = files;
         root.setAttribute("aria-live", "polite");
         root.appendChild(empty);
+    }
+
+    /** Where the answers to a running cell's input() go. */
+    public void answerInputWith(InputPrompt.Replies replies) {
+        this.replies = replies;
     }
 
     public HTMLElement root() {
@@ -82,7 +88,7 @@ public final class ConversationView {
     private TurnView render(SessionEvent e) {
         TurnView turn = turns.get(e.executionId());
         if (turn == null) {
-            turn = new TurnView(e.executionId().isEmpty(), files);
+            turn = new TurnView(e.executionId().isEmpty(), files, replies);
             turns.put(e.executionId(), turn);
             if (empty.getParentNode() != null) {
                 root.removeChild(empty);

@@ -29,9 +29,12 @@ public final class TurnView {
     private Event.Finished finished;
     private final WorkspaceFiles files;
     private HTMLElement artifacts;
+    private final InputPrompt.Replies replies;
+    private InputPrompt prompt;
 
-    TurnView(boolean restartNotice, WorkspaceFiles files) {
+    TurnView(boolean restartNotice, WorkspaceFiles files, InputPrompt.Replies replies) {
         this.files = files;
+        this.replies = replies;
         root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
         root.appendChild(outputs);
         root.appendChild(footer);
@@ -79,6 +82,10 @@ public final class TurnView {
     }
 
     void apply(Event event, long timeMs) {
+        if (prompt != null) { // whatever the cell does next, it no longer waits for this answer
+            prompt.close();
+            prompt = null;
+        }
         if (clearBeforeNextOutput && isOutput(event)) {
             clearOutputs();
         }
@@ -143,6 +150,12 @@ public final class TurnView {
                 break;
             case FINISHED:
                 finish((Event.Finished) event);
+                break;
+            case INPUT_REQUEST:
+                prompt = new InputPrompt((Event.InputRequest) event, replies);
+                outputs.appendChild(prompt.root());
+                lastStream = null;
+                prompt.focus();
                 break;
             default:
                 break;
@@ -271,7 +284,8 @@ public final class TurnView {
         if (!running) {
             return;
         }
-        setFooter("running · " + Format.duration((long) Math.max(0, Browser.now() - startedAt)));
+        setFooter("running · " + (prompt != null ? "waiting for input · " : "")
+                + Format.duration((long) Math.max(0, Browser.now() - startedAt)));
         Window.setTimeout(this::tick, 100);
     }
 
