@@ -32,6 +32,8 @@ class WireCodecTest {
                 new Event.ToolResult("call-1", "stdout:\n1\n"),
                 new Event.AssistantDone(AssistantStatus.ANSWERED, null),
                 new Event.AssistantDone(AssistantStatus.ERROR, "The model endpoint is rate-limiting requests (HTTP 429)."),
+                new Event.UpdateDisplayData(Map.of("text/plain", "'v2'"), Map.of(), "bar"),
+                new Event.ClearOutput(true),
                 new Event.InputRequest("name? ", false),
                 new Event.InputRequest("Password: ", true));
         assertThat(events.stream().map(Event::type).distinct()).containsExactlyInAnyOrder(EventType.values());
