@@ -10,7 +10,7 @@ import signal
 import sys
 import threading
 
-from . import protocol
+from . import packages, protocol
 from .cells import Runner
 from .stdio import StdioTransport
 
@@ -29,6 +29,7 @@ def main():
     runner = Runner(transport.emit, fd_pipes=transport.pipes)
     signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
     _leave_the_cells_environment_as_the_server_gave_it()
+    packages.activate()  # what this session installed before a restart
     inbox = queue.SimpleQueue()
     threading.Thread(target=transport.read_commands, args=(inbox.put,), name='runner-stdin',
                      daemon=True).start()
@@ -37,6 +38,8 @@ def main():
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
+        if message.get('install') and not packages.run_install(message['id'], message['install'], transport.emit):
+            continue  # the packages did not install: the cell ended without running
         runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'])
         if transport.forked:
             break

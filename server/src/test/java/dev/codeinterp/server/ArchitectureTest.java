@@ -22,6 +22,7 @@ class ArchitectureTest {
     private static final String FILES = "dev.codeinterp.server.files..";
     private static final String STORE = "dev.codeinterp.server.store..";
     private static final String CONFIG = "dev.codeinterp.server.config..";
+    private static final String PACKAGES = "dev.codeinterp.server.packages..";
 
     private static final JavaClasses SERVER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -35,6 +36,7 @@ class ArchitectureTest {
                 .layer("Session").definedBy(SESSION)
                 .layer("Sandbox").definedBy(SANDBOX)
                 .layer("Files").definedBy(FILES)
+                .layer("Packages").definedBy(PACKAGES)
                 .layer("Store").definedBy(STORE)
                 .layer("Config").definedBy(CONFIG)
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
@@ -43,6 +45,7 @@ class ArchitectureTest {
                 .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session")
+                .whereLayer("Packages").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .check(SERVER);
     }
 
@@ -58,6 +61,13 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(FILES)
                 .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, SESSION, SANDBOX, STORE,
                         "dev.codeinterp.web..")
+                .check(SERVER);
+    }
+
+    @Test
+    void the_package_fetch_knows_nothing_of_sessions_sandboxes_or_the_api() {
+        noClasses().that().resideInAPackage(PACKAGES)
+                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, SESSION, SANDBOX, STORE, FILES)
                 .check(SERVER);
     }
 

@@ -9,7 +9,8 @@ import java.util.Map;
  * the server. Every execution ends with exactly one {@link Finished}.
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
-        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished {
+        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
+        Event.Install {
 
     EventType type();
 
@@ -60,5 +61,14 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The terminal event. Measurements are null when unknown. */
     record Finished(Status status, Long executionCount, Long durationMs, Long cpuMs, Long peakMemoryKb) implements Event {
         public EventType type() { return EventType.FINISHED; }
+    }
+
+    /**
+     * The cell's {@code packages} were installed before its code ran (the runner says so, in the
+     * sandbox, offline). {@code durationMs} counts fetching and installing, none of it against the
+     * cell's timeout; {@code cached}: nothing had to be downloaded.
+     */
+    record Install(Language language, List<String> packages, long durationMs, boolean cached) implements Event {
+        public EventType type() { return EventType.INSTALL; }
     }
 }

@@ -71,6 +71,14 @@ final class EventCodec {
                 out.put("peak_memory_kb", f.peakMemoryKb());
                 break;
             }
+            case INSTALL: {
+                Event.Install i = (Event.Install) event;
+                out.put("language", i.language().wire());
+                out.put("packages", new ArrayList<Object>(i.packages()));
+                out.put("duration_ms", i.durationMs());
+                out.put("cached", i.cached());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -108,6 +116,9 @@ final class EventCodec {
             case FINISHED:
                 return new Event.Finished(status(o.string("status")), o.optIntegerOrNull("execution_count"),
                         o.optIntegerOrNull("duration_ms"), o.optIntegerOrNull("cpu_ms"), o.optIntegerOrNull("peak_memory_kb"));
+            case INSTALL:
+                return new Event.Install(language(o.optString("language", "python")), o.stringList("packages"),
+                        o.optInteger("duration_ms", 0), o.optBoolean("cached", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }
@@ -123,6 +134,14 @@ final class EventCodec {
 
     static SessionEvent decodeSessionEvent(JsonObject o) {
         return new SessionEvent(o.integer("seq"), o.string("execution_id"), o.optInteger("time", 0), decodeEvent(o));
+    }
+
+    private static Language language(String wire) {
+        try {
+            return Language.fromWire(wire);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
+        }
     }
 
     /** The status of a wire name; an unknown one is a {@link JsonException}. */

@@ -11,7 +11,8 @@ public enum EventType {
     TRUNCATED("truncated"),
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
-    FINISHED("finished");
+    FINISHED("finished"),
+    INSTALL("install");
 
     private final String wire;
 

@@ -72,6 +72,9 @@ final class FrameCodec {
                 if (e.timeoutSeconds() != null) {
                     m.put("timeout", e.timeoutSeconds());
                 }
+                if (!e.packages().isEmpty()) {
+                    m.put("packages", new java.util.ArrayList<Object>(e.packages()));
+                }
                 break;
             }
             default:
@@ -91,7 +94,8 @@ final class FrameCodec {
             case HELLO:
                 return new ClientMessage.Hello(o.string("token"), o.optInteger("last_seq", 0));
             case EXECUTE:
-                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"), o.optString("language", null));
+                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"), o.optString("language", null),
+                        o.stringList("packages"));
             case INTERRUPT:
                 return new ClientMessage.Interrupt();
             case RESTART:
@@ -115,14 +119,36 @@ final class FrameCodec {
         return new RunnerMessage.CellEvent(o.string("id"), EventCodec.decodeEvent(o));
     }
 
-    static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
+    static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                      RunnerInstall install) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "execute");
         m.put("id", executionId);
         m.put("code", code);
         m.put("language", language.wire());
         m.put("max_output_bytes", maxOutputBytes);
+        if (install != null) {
+            m.put("install", installFields(install));
+        }
         return Json.write(m);
+    }
+
+    private static Map<String, Object> installFields(RunnerInstall install) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("language", install.language().wire());
+        m.put("packages", new java.util.ArrayList<Object>(install.packages()));
+        m.put("cached", install.cached());
+        m.put("fetch_ms", install.fetchMs());
+        java.util.List<Object> artifacts = new java.util.ArrayList<>();
+        for (RunnerInstall.Artifact a : install.artifacts()) {
+            Map<String, Object> am = new LinkedHashMap<>();
+            am.put("path", a.path());
+            am.put("sha256", a.sha256());
+            am.put("dest", a.dest());
+            artifacts.add(am);
+        }
+        m.put("artifacts", artifacts);
+        return m;
     }
 
     static String encodeRunnerCommand(String type) {

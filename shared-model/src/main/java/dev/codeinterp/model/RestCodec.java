@@ -21,7 +21,8 @@ final class RestCodec {
         for (JsonObject f : o.objectList("files")) {
             files.add(new ExecuteRequest.InputFile(f.string("name"), f.string("content_base64")));
         }
-        return new ExecuteRequest(o.string("code"), o.optString("language", "python"), o.optNumber("timeout"), files);
+        return new ExecuteRequest(o.string("code"), o.optString("language", "python"), o.optNumber("timeout"), files,
+                o.stringList("packages"));
     }
 
     static String encode(ExecuteRequest request) {
@@ -40,6 +41,9 @@ final class RestCodec {
                 files.add(fm);
             }
             m.put("files", files);
+        }
+        if (request.packages() != null && !request.packages().isEmpty()) {
+            m.put("packages", new ArrayList<Object>(request.packages()));
         }
         return Json.write(m);
     }

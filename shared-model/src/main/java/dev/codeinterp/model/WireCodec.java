@@ -51,7 +51,13 @@ public final class WireCodec {
     }
 
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes);
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, null);
+    }
+
+    /** An execute line whose packages the runner installs (offline, from the read-only cache) before the code runs. */
+    public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                             RunnerInstall install) {
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, install);
     }
 
     /** A command without arguments, such as {@code interrupt}. */

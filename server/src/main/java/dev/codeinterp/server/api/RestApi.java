@@ -38,8 +38,8 @@ final class RestApi {
         Client client = clients.of(ctx);
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), timeout(request),
-                request.files(), settings.maxReturnedFilesBytes());
+        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), request.packages(),
+                timeout(request), request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -54,7 +54,8 @@ final class RestApi {
         if (!request.files().isEmpty()) {
             throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
         }
-        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), timeout(request))));
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), request.packages(),
+                timeout(request))));
     }
 
     void history(Context ctx) {

@@ -120,7 +120,7 @@ final class SessionSocket {
                     if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
                         throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
                     }
-                    connection.session.submit(execute.code(), Language.fromWire(execute.language()),
+                    connection.session.submit(execute.code(), Language.fromWire(execute.language()), execute.packages(),
                             settings.timeoutFor(execute.timeoutSeconds()));
                     break;
                 }

@@ -41,7 +41,8 @@ public record Settings(
         int maxSessionsPerClient,
         int maxQueuedCells,
         int maxConcurrentCreates,
-        EmbedOrigins embedOrigins) {
+        EmbedOrigins embedOrigins,
+        PackageSettings packages) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -137,7 +138,8 @@ public record Settings(
                 r.integer("MAX_SESSIONS_PER_CLIENT", 250),
                 r.integer("MAX_QUEUED_CELLS", 32),
                 r.integer("MAX_CONCURRENT_CREATES", 8),
-                EmbedOrigins.parse(r.list("EMBED_ORIGINS")));
+                EmbedOrigins.parse(r.list("EMBED_ORIGINS")),
+                PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

@@ -43,6 +43,7 @@ public final class Session {
     private final SandboxSlot slot;
     private final Supervisor supervisor;
     private final CellQueue cells;
+    private final InstallStep installs;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean busy;
@@ -55,6 +56,12 @@ public final class Session {
      */
     Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
             Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links) {
+        this(id, runtime, events, sandboxes, workspace, workspaceAdopted, limits, links, InstallStep.NONE);
+    }
+
+    Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
+            Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links, InstallStep installs) {
+        this.installs = installs;
         this.id = id;
         this.runtime = runtime;
         this.events = events;
@@ -109,13 +116,19 @@ public final class Session {
 
     /** As {@link #submit(String, Duration)}, in {@code language}: each language keeps its own state. */
     public String submit(String code, Language language, Duration timeout) {
+        return submit(code, language, List.of(), timeout);
+    }
+
+    /** As above, with {@code packages} installed first; a {@code PackageRefusedException} (nothing stored) when not allowed. */
+    public String submit(String code, Language language, List<String> packages, Duration timeout) {
         if (closed) {
             throw new SessionClosedException();
         }
+        var request = installs.check(language, packages);
         String executionId = cells.accept(code);
         busy = true;
         touch();
-        inbox.add(new Signal.Submit(executionId, code, language, timeout));
+        inbox.add(new Signal.Submit(executionId, code, language, timeout, request));
         return executionId;
     }
 
@@ -260,8 +273,17 @@ public final class Session {
             cells.finishUnstarted(cell.executionId(), Status.ERROR);
             return;
         }
-        cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime()), slot.workspace());
-        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes()));
+        dev.codeinterp.model.RunnerInstall install;
+        try {
+            install = installs.prepare(cell.packages()); // fetched before the cell's clock starts
+        } catch (dev.codeinterp.server.packages.PackageFetchException e) {
+            events.emit(cell.executionId(), InstallStep.fetchFailed(e));
+            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            return;
+        }
+        cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime(),
+                install == null ? null : installs.installBound()), slot.workspace());
+        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes(), install));
     }
 
     private void onRunnerMessage(RunnerMessage message) {

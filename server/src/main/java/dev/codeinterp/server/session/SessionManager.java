@@ -44,11 +44,20 @@ public final class SessionManager implements AutoCloseable {
     private final FileLinks links;
     private final ServerMetrics metrics;
     private final IdleReaper reaper;
+    private final InstallStep installs;
 
     /** {@code links} says where the API serves workspace files, for the artifact events. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics) {
+        this(pool, workspaces, sessions, executions, eventLog, limits, runtime, idleTtl, admission, links, metrics, InstallStep.NONE);
+    }
+
+    /** As above; {@code installs} serves the cells' {@code packages}. */
+    public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
+                          EventRepository eventLog, ExecutionLimits limits, String runtime,
+                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs) {
+        this.installs = installs;
         this.admission = admission;
         this.links = links;
         this.metrics = metrics;
@@ -182,7 +191,8 @@ public final class SessionManager implements AutoCloseable {
                 return pool.startFor(existing);
             }
         };
-        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links);
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links,
+                installs);
     }
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
@@ -203,6 +213,11 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
+    /** Refuses (a {@code PackageRefusedException} naming it) a package a cell may not ask for; nothing runs. */
+    public void checkPackages(Language language, List<String> packages) {
+        installs.check(language, packages);
+    }
+
     /** Runs one cell and waits for its end (the REST API's synchronous execute). */
     public ExecuteResponse execute(Session session, String code, Duration timeout) {
         return execute(session, code, Language.PYTHON, timeout);
@@ -210,12 +225,18 @@ public final class SessionManager implements AutoCloseable {
 
     /** As {@link #execute(Session, String, Duration)}, in {@code language}. */
     public ExecuteResponse execute(Session session, String code, Language language, Duration timeout) {
+        return execute(session, code, language, List.of(), timeout);
+    }
+
+    /** As above, with {@code packages} installed before the code runs (refused with a {@code PackageRefusedException}). */
+    public ExecuteResponse execute(Session session, String code, Language language, List<String> packages, Duration timeout) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, language, timeout));
+            collector.track(session.submit(code, language, packages, timeout));
             // the session enforces the timeout; this bound only guards against a stuck worker
-            Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
+            Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90)
+                    .plus(installs.extraWait(installs.check(language, packages)));
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -236,6 +257,13 @@ public final class SessionManager implements AutoCloseable {
      */
     public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout,
                                        List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
+        return executeOnce(client, code, language, List.of(), timeout, files, maxReturnedBytes);
+    }
+
+    /** As above, with {@code packages}: checked before a sandbox is taken, so a refused one costs nothing. */
+    public ExecuteResponse executeOnce(Client client, String code, Language language, List<String> packages, Duration timeout,
+                                       List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
+        installs.check(language, packages);
         Created created = create(client, true);
         Session session = created.session();
         try {
@@ -245,7 +273,7 @@ public final class SessionManager implements AutoCloseable {
                 workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
-            ExecuteResponse response = execute(session, code, language, timeout);
+            ExecuteResponse response = execute(session, code, language, packages, timeout);
             return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
         } finally {
             close(session);

@@ -16,7 +16,8 @@ sealed interface Signal {
     Kind kind();
 
     /** A cell accepted (its {@code queued} event already stored). */
-    record Submit(String executionId, String code, Language language, Duration timeout) implements Signal {
+    record Submit(String executionId, String code, Language language, Duration timeout,
+                  dev.codeinterp.server.packages.PackageRequest packages) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }

@@ -252,7 +252,8 @@ class McpEndpointTest {
         JsonObject stranger = mcp.result("interrupt", Map.of("session_id", "s_" + "0".repeat(30)));
         assertThat(text(stranger)).contains("no such session");
         JsonObject missingPackage = mcp.result("run_code", Map.of("code", "print(1)", "packages", List.of("numpy", "no_such_module_xyz")));
-        assertThat(text(missingPackage)).startsWith("not installed in the sandbox: no_such_module_xyz.");
+        assertThat(text(missingPackage)).isEqualTo("python package 'no_such_module_xyz' is not on this server's package allowlist, "
+                + "so the cell did not run (ask the operator to add it)");
 
         McpHttp.Answer huge = MCP_exchange(mcp, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"run_code\","
                 + "\"arguments\":{\"code\":\"" + "x".repeat(3 << 20) + "\"}}}");
