@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings this host to the state the app and its tests need: a running Docker engine with the
 # gVisor runtime registered as "runsc", the tools that build the sandbox image offline, and
-# Node.js/npm for the build's Pyodide assets.
+# Node.js/npm for the build's Pyodide assets and, with pip, for the packages fetch step.
 # Idempotent: installs only what is missing and starts dockerd only when it is not answering.
 set -euo pipefail
 
@@ -18,6 +18,8 @@ command -v runsc >/dev/null 2>&1 || missing+=(runsc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 # the build places Pyodide from npm (pyodide-assets runs npm ci)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+# the packages fetch step runs pip download on the host (docs/ARCHITECTURE.md, "Packages")
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

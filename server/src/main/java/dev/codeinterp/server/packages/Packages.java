@@ -68,7 +68,7 @@ public final class Packages {
         for (String name : names) {
             PackageSpec spec = PackageSpec.parse(language, name);
             if (!allowlist.allows(spec)) {
-                throw new PackageRefusedException(language.wire() + " package '" + spec.name()
+                throw new PackageRefusedException(language.wire() + " package '" + PackageSpec.printable(name)
                         + "' is not on this server's package allowlist, so the cell did not run (ask the operator to add it)");
             }
             if (!allowlist.preinstalled(spec)) {
