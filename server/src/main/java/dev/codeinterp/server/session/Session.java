@@ -3,12 +3,14 @@ package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.RunnerInstall;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.packages.PackageFetchException;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import org.slf4j.Logger;
@@ -273,10 +275,10 @@ public final class Session {
             cells.finishUnstarted(cell.executionId(), Status.ERROR);
             return;
         }
-        dev.codeinterp.model.RunnerInstall install;
+        RunnerInstall install;
         try {
             install = installs.prepare(cell.packages()); // fetched before the cell's clock starts
-        } catch (dev.codeinterp.server.packages.PackageFetchException e) {
+        } catch (PackageFetchException e) {
             events.emit(cell.executionId(), InstallStep.fetchFailed(e));
             cells.finishUnstarted(cell.executionId(), Status.ERROR);
             return;

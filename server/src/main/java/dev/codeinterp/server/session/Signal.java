@@ -2,6 +2,7 @@ package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
 
 import java.time.Duration;
@@ -17,7 +18,7 @@ sealed interface Signal {
 
     /** A cell accepted (its {@code queued} event already stored). */
     record Submit(String executionId, String code, Language language, Duration timeout,
-                  dev.codeinterp.server.packages.PackageRequest packages) implements Signal {
+                  PackageRequest packages) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }
