@@ -53,7 +53,7 @@ abstract class PackagesContract {
                 "from codeinterp_dep import VALUE\ndef hello():\n    return 'hello from the local index'\n", List.of("codeinterp-dep"));
         index.publish("codeinterp-dep", "2.0", "codeinterp_dep", "VALUE = 42\n", List.of());
         allowlist = Files.createTempFile("allowlist", ".txt");
-        Files.writeString(allowlist, "python codeinterp-demo\npython numpy preinstalled\njavascript is-odd\n");
+        Files.writeString(allowlist, "python codeinterp-demo\npython codeinterp-unpublished\npython numpy preinstalled\njavascript is-odd\n");
         app = TestApp.start(runtime(), Map.of("PACKAGES_ALLOWLIST", allowlist.toString(), "PYTHON_INDEX_URL", index.url()));
     }
 
@@ -160,6 +160,17 @@ abstract class PackagesContract {
         assertThat(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events")).as("nothing queued").isEmpty();
         TestApp.Response bash = post("/api/v1/execute", null, "echo", "bash", List.of("jq"), null);
         assertThat(bash.json().string("error")).contains("python and javascript");
+    }
+
+    @Test
+    void a_fetch_that_fails_ends_the_cell_with_pips_words_and_the_code_does_not_run() {
+        TestApp.SessionRef s = app.createSession();
+        JsonObject r = run(s, "python", List.of("codeinterp-unpublished"), "print('ran')");
+        assertThat(r.string("status")).isEqualTo("error");
+        assertThat(r.string("stdout")).isEmpty();
+        assertThat(r.object("error").string("name")).isEqualTo("PackageFetchError");
+        assertThat(r.object("error").string("value")).contains("pip download failed").contains("codeinterp-unpublished");
+        assertThat(run(s, "python", List.of(), "print('next')").string("stdout")).as("the session goes on").isEqualTo("next\n");
     }
 
     @Test

@@ -11,11 +11,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Runs pip or npm for a fetch: in its own folder, with an environment of its own (nothing of the
- * server's: no keys, no proxies it was not given, no user config), bounded in time; its output is
- * kept for the error message. No shell is involved: arguments go to the tool as they are.
+ * server's but PATH and the proxy variables: no keys, no user config), bounded in time; its output
+ * is kept for the error message. No shell is involved: arguments go to the tool as they are.
  */
 final class FetchTool {
     private static final int OUTPUT_TAIL = 2000;
+    private static final List<String> PROXY_VARIABLES = List.of("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy");
 
     private FetchTool() {
     }
@@ -31,6 +32,12 @@ final class FetchTool {
         builder.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
         builder.environment().put("HOME", dir.toString());
         builder.environment().put("LANG", "C.UTF-8");
+        for (String proxy : PROXY_VARIABLES) { // how this host reaches the network, if it needs telling
+            String value = System.getenv(proxy);
+            if (value != null) {
+                builder.environment().put(proxy, value);
+            }
+        }
         builder.environment().putAll(env);
         try {
             Process process = builder.start();

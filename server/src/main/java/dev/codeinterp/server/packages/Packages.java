@@ -117,8 +117,8 @@ public final class Packages {
             cache.remember(key, stored);
             log.info("fetched {} package(s) {}: {} file(s)", request.language().wire(), request.requirements(), stored.size());
             return stored;
-        } catch (IOException e) {
-            throw new UncheckedIOException("the package cache failed", e);
+        } catch (IOException | UncheckedIOException e) {
+            throw new PackageFetchException("the package cache failed: " + e.getMessage()); // the cell ends, the session lives
         } finally {
             deleteQuietly(dir);
         }
