@@ -3,7 +3,7 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy]   (no argument: all)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [packages]   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
@@ -13,6 +13,8 @@
 #   roundtrip  REST vs WebSocket `1+1` on one session, ROUND_TRIPS (200) each, and the pieces of a
 #              REST round trip measured apart; then GAP_ROUNDS (20) more after INTERVAL idle each
 #   roundtrip-busy  the same while BACKGROUND users (SESSIONS) run the busy loop beside it
+#   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
+#              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
 # Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
 # WARM_CELLS=N runs N cells on one session before busy starts, to measure a server whose JIT is warm.
@@ -27,10 +29,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy packages)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|packages) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, packages)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
@@ -150,5 +152,6 @@ for s in "${scenarios[@]}"; do
     roundtrip) BACKGROUND=0 run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
     roundtrip-busy) BACKGROUND=$BACKGROUND_USERS run_scenario roundtrip-busy "($RUNTIME)" roundtrip $((CREATE_DEADLINE + 900)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
+    packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
 done

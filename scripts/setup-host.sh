@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Brings this host to the state the app and its tests need: a running Docker engine with the
 # gVisor runtime registered as "runsc", the tools that build the sandbox image offline, and
-# Node.js/npm for the build's Pyodide assets, and python3-nbformat for the notebook tests.
+# Node.js/npm for the build's Pyodide assets and, with pip, for the packages fetch step; python3-nbformat
+# for the notebook tests.
 # Idempotent: installs only what is missing and starts dockerd only when it is not answering.
 set -euo pipefail
 
@@ -20,6 +21,8 @@ command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 # the notebook tests validate exported .ipynb files with Debian's nbformat (the v4.5 schema)
 /usr/bin/python3 -c 'import nbformat' >/dev/null 2>&1 || missing+=(python3-nbformat)
+# the packages fetch step runs pip download on the host (docs/ARCHITECTURE.md, "Packages")
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

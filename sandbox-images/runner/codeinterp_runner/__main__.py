@@ -10,7 +10,7 @@ import signal
 import sys
 import threading
 
-from . import protocol
+from . import packages, protocol
 from .cells import Runner
 from .prompts import InputReplies
 from .stdio import StdioTransport
@@ -31,6 +31,7 @@ def main():
     runner = Runner(transport.emit, fd_pipes=transport.pipes, replies=replies)
     signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
     _leave_the_cells_environment_as_the_server_gave_it()
+    packages.activate()  # what this session installed before a restart
     inbox = queue.SimpleQueue()
     threading.Thread(target=transport.read_commands, args=(inbox.put, replies.put), name='runner-stdin',
                      daemon=True).start()
@@ -39,6 +40,8 @@ def main():
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
+        if message.get('install') and not packages.run_install(message['id'], message['install'], transport.emit):
+            continue  # the packages did not install: the cell ended without running
         runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'],
                        stdin=message['stdin'], interactive=message['interactive'])
         if transport.forked:

@@ -31,6 +31,9 @@ def parse_command(line):
         language = message.setdefault('language', 'python')
         if language not in LANGUAGES:
             raise ValueError(f"unknown language {language!r}; use one of {', '.join(LANGUAGES)}")
+        install = message.get('install')
+        if install is not None and not (isinstance(install, dict) and isinstance(install.get('artifacts'), list)):
+            raise ValueError("'install' must be an object with a list of 'artifacts'")
         limit = message.get('max_output_bytes')
         if limit is None:
             message['max_output_bytes'] = DEFAULT_MAX_OUTPUT_BYTES

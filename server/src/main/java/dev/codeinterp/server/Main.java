@@ -9,7 +9,9 @@ import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.packages.Packages;
 import dev.codeinterp.server.sandbox.SandboxSpec;
+import dev.codeinterp.server.session.InstallStep;
 import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
@@ -42,7 +44,8 @@ public final class Main implements AutoCloseable {
         this.metrics = new ServerMetrics(settings.runtime());
         this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
         database.writer().onCommit(metrics::storeCommitted);
-        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings), settings.dockerHost(),
+        Packages packages = Packages.from(settings.packages());
+        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings, packages.sandboxMount()), settings.dockerHost(),
                 deploymentId(settings));
         var engine = backend.info();
         if (engine.available()) {
@@ -59,7 +62,7 @@ public final class Main implements AutoCloseable {
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
-                new DownloadLinks(), metrics);
+                new DownloadLinks(), metrics, new InstallStep(packages));
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
         this.assistant = new Assistant(assistantSettings, settings.defaultTimeout());

@@ -24,6 +24,7 @@ class ArchitectureTest {
     private static final String FILES = "dev.codeinterp.server.files..";
     private static final String STORE = "dev.codeinterp.server.store..";
     private static final String CONFIG = "dev.codeinterp.server.config..";
+    private static final String PACKAGES = "dev.codeinterp.server.packages..";
 
     private static final JavaClasses SERVER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -38,6 +39,7 @@ class ArchitectureTest {
                 .layer("Session").definedBy(SESSION)
                 .layer("Sandbox").definedBy(SANDBOX)
                 .layer("Files").definedBy(FILES)
+                .layer("Packages").definedBy(PACKAGES)
                 .layer("Store").definedBy(STORE)
                 .layer("Config").definedBy(CONFIG)
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
@@ -47,6 +49,7 @@ class ArchitectureTest {
                 .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session")
+                .whereLayer("Packages").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .check(SERVER);
     }
 
@@ -62,6 +65,13 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(FILES)
                 .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, SESSION, SANDBOX, STORE,
                         "dev.codeinterp.web..")
+                .check(SERVER);
+    }
+
+    @Test
+    void the_package_fetch_knows_nothing_of_sessions_sandboxes_or_the_api() {
+        noClasses().that().resideInAPackage(PACKAGES)
+                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, SESSION, SANDBOX, STORE, FILES)
                 .check(SERVER);
     }
 

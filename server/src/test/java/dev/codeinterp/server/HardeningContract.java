@@ -64,6 +64,11 @@ abstract class HardeningContract {
             assertThat(b.getVolume().getPath()).isEqualTo("/workspace");
             assertThat(b.getPath()).contains("workspaces");
         });
+        // The package cache comes in read-only, and nothing else is mounted (ARCHITECTURE.md, "Packages")
+        assertThat(h.getBinds()).hasSize(2).anySatisfy(b -> {
+            assertThat(b.getVolume().getPath()).isEqualTo("/packages");
+            assertThat(b.getAccessMode()).isEqualTo(com.github.dockerjava.api.model.AccessMode.ro);
+        });
         Map<String, Long> ulimits = Arrays.stream(h.getUlimits()).collect(Collectors.toMap(Ulimit::getName, Ulimit::getHardLong));
         assertThat(ulimits).containsKeys("nproc", "nofile", "fsize");
         assertThat(c.getConfig().getUser()).isEqualTo("1000:1000");
@@ -81,7 +86,7 @@ abstract class HardeningContract {
     void writes_outside_the_workspace_and_tmp_fail() {
         String code = String.join("\n",
                 "import os",
-                "for path in ['/etc/x', '/usr/x', '/opt/runner/x', '/x', '/root/x', '/var/x']:",
+                "for path in ['/etc/x', '/usr/x', '/opt/runner/x', '/x', '/root/x', '/var/x', '/packages/x']:",
                 "    try:",
                 "        open(path, 'w').write('x'); print('WROTE', path)",
                 "    except OSError as e:",
@@ -90,7 +95,7 @@ abstract class HardeningContract {
                 "    open(path, 'w').write('x'); print('wrote', path)");
         String out = app().executeOnce(code, null).string("stdout");
         assertThat(out).doesNotContain("WROTE");
-        assertThat(out).contains("refused /etc/x", "refused /usr/x", "refused /opt/runner/x", "wrote /workspace/ok.txt", "wrote /tmp/ok.txt");
+        assertThat(out).contains("refused /etc/x", "refused /usr/x", "refused /opt/runner/x", "refused /packages/x", "wrote /workspace/ok.txt", "wrote /tmp/ok.txt");
     }
 
     @Test

@@ -14,11 +14,16 @@ public sealed interface ClientMessage permits ClientMessage.Hello, ClientMessage
 
     /**
      * Run a cell. {@code timeoutSeconds} is optional (null: the server's default); so is
-     * {@code language} (null: python; see {@link Language#fromWire}).
+     * {@code language} (null: python; see {@link Language#fromWire}); {@code packages} are
+     * installed before the code runs (never null; empty: none).
      */
-    record Execute(String code, Double timeoutSeconds, String language) implements ClientMessage {
+    record Execute(String code, Double timeoutSeconds, String language, java.util.List<String> packages) implements ClientMessage {
         public Execute(String code, Double timeoutSeconds) {
             this(code, timeoutSeconds, null);
+        }
+
+        public Execute(String code, Double timeoutSeconds, String language) {
+            this(code, timeoutSeconds, language, java.util.List.of());
         }
 
         public ClientMessageType type() { return ClientMessageType.EXECUTE; }

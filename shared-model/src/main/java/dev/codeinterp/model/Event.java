@@ -12,7 +12,7 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
         Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
         Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone,
         Event.UpdateDisplayData, Event.ClearOutput,
-        Event.InputRequest {
+        Event.InputRequest, Event.Install {
 
     EventType type();
 
@@ -133,5 +133,15 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
      */
     record InputRequest(String prompt, boolean password) implements Event {
         public EventType type() { return EventType.INPUT_REQUEST; }
+
+    }
+
+    /**
+     * The cell's {@code packages} were installed before its code ran (the runner says so, in the
+     * sandbox, offline). {@code durationMs} counts fetching and installing, none of it against the
+     * cell's timeout; {@code cached}: nothing had to be downloaded.
+     */
+    record Install(Language language, List<String> packages, long durationMs, boolean cached) implements Event {
+        public EventType type() { return EventType.INSTALL; }
     }
 }

@@ -119,6 +119,14 @@ final class EventCodec {
                 out.put("password", r.password());
                 break;
             }
+            case INSTALL: {
+                Event.Install i = (Event.Install) event;
+                out.put("language", i.language().wire());
+                out.put("packages", new ArrayList<Object>(i.packages()));
+                out.put("duration_ms", i.durationMs());
+                out.put("cached", i.cached());
+                break;
+            }
             default:
                 throw new IllegalStateException("unhandled event type " + event.type());
         }
@@ -134,7 +142,7 @@ final class EventCodec {
         }
         switch (type) {
             case QUEUED:
-                return new Event.Queued(o.string("code"), queuedLanguage(o.optString("language", null)));
+                return new Event.Queued(o.string("code"), language(o.optString("language", null)));
             case STARTED:
                 return new Event.Started(o.optInteger("execution_count", 0));
             case STREAM:
@@ -183,6 +191,9 @@ final class EventCodec {
                 return new Event.ClearOutput(o.optBoolean("wait", false));
             case INPUT_REQUEST:
                 return new Event.InputRequest(o.optString("prompt", ""), o.optBoolean("password", false));
+            case INSTALL:
+                return new Event.Install(language(o.optString("language", "python")), o.stringList("packages"),
+                        o.optInteger("duration_ms", 0), o.optBoolean("cached", false));
             default:
                 throw new JsonException("unhandled event type '" + typeName + "'");
         }
@@ -213,8 +224,8 @@ final class EventCodec {
         return new SessionEvent(o.integer("seq"), o.string("execution_id"), o.optInteger("time", 0), decodeEvent(o));
     }
 
-    /** A stored cell's language: absent (rows from before languages) is Python; an unknown name is refused. */
-    private static Language queuedLanguage(String wire) {
+    /** A cell's language on the wire: absent (rows from before languages) is Python; an unknown name is refused. */
+    private static Language language(String wire) {
         try {
             return Language.fromWire(wire);
         } catch (IllegalArgumentException e) {

@@ -19,7 +19,8 @@ public enum EventType {
     ASSISTANT_DONE("assistant_done"),
     UPDATE_DISPLAY_DATA("update_display_data"),
     CLEAR_OUTPUT("clear_output"),
-    INPUT_REQUEST("input_request");
+    INPUT_REQUEST("input_request"),
+    INSTALL("install");
 
     private final String wire;
 

@@ -72,6 +72,9 @@ final class FrameCodec {
                 if (e.timeoutSeconds() != null) {
                     m.put("timeout", e.timeoutSeconds());
                 }
+                if (!e.packages().isEmpty()) {
+                    m.put("packages", new java.util.ArrayList<Object>(e.packages()));
+                }
                 break;
             }
             case PROMPT:
@@ -97,7 +100,8 @@ final class FrameCodec {
             case HELLO:
                 return new ClientMessage.Hello(o.string("token"), o.optInteger("last_seq", 0));
             case EXECUTE:
-                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"), o.optString("language", null));
+                return new ClientMessage.Execute(o.string("code"), o.optNumber("timeout"), o.optString("language", null),
+                        o.stringList("packages"));
             case INTERRUPT:
                 return new ClientMessage.Interrupt();
             case RESTART:
@@ -128,7 +132,7 @@ final class FrameCodec {
     }
 
     static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
-                                      CellInput input) {
+                                      CellInput input, RunnerInstall install) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "execute");
         m.put("id", executionId);
@@ -141,6 +145,9 @@ final class FrameCodec {
         if (input.interactive()) {
             m.put("interactive", true);
         }
+        if (install != null) {
+            m.put("install", installFields(install));
+        }
         return Json.write(m);
     }
 
@@ -149,6 +156,24 @@ final class FrameCodec {
         m.put("type", "input_reply");
         m.put("value", value);
         return Json.write(m);
+    }
+
+    private static Map<String, Object> installFields(RunnerInstall install) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("language", install.language().wire());
+        m.put("packages", new java.util.ArrayList<Object>(install.packages()));
+        m.put("cached", install.cached());
+        m.put("fetch_ms", install.fetchMs());
+        java.util.List<Object> artifacts = new java.util.ArrayList<>();
+        for (RunnerInstall.Artifact a : install.artifacts()) {
+            Map<String, Object> am = new LinkedHashMap<>();
+            am.put("path", a.path());
+            am.put("sha256", a.sha256());
+            am.put("dest", a.dest());
+            artifacts.add(am);
+        }
+        m.put("artifacts", artifacts);
+        return m;
     }
 
     static String encodeRunnerCommand(String type) {

@@ -22,7 +22,7 @@ final class RestCodec {
             files.add(new ExecuteRequest.InputFile(f.string("name"), f.string("content_base64")));
         }
         return new ExecuteRequest(o.string("code"), o.optString("language", "python"), o.optNumber("timeout"), files,
-                o.optString("stdin", null));
+                o.optString("stdin", null), o.stringList("packages"));
     }
 
     static String encode(ExecuteRequest request) {
@@ -44,6 +44,9 @@ final class RestCodec {
         }
         if (request.stdin() != null) {
             m.put("stdin", request.stdin());
+        }
+        if (request.packages() != null && !request.packages().isEmpty()) {
+            m.put("packages", new ArrayList<Object>(request.packages()));
         }
         return Json.write(m);
     }

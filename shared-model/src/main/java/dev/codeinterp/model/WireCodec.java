@@ -51,13 +51,25 @@ public final class WireCodec {
     }
 
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE);
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, null);
     }
 
     /** As above, saying how the cell's {@code input()} reads (docs/runner-protocol.md, "Input"). */
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
                                              CellInput input) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input);
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, null);
+    }
+
+    /** An execute line whose packages the runner installs (offline, from the read-only cache) before the code runs. */
+    public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                             RunnerInstall install) {
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, install);
+    }
+
+    /** Both: {@code input} for the cell's {@code input()}, {@code install} (or null) its packages. */
+    public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
+                                             CellInput input, RunnerInstall install) {
+        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, install);
     }
 
     /** The person's answer to the running cell's {@code input_request}. */

@@ -25,6 +25,7 @@ class WireCodecTest {
                 new Event.Artifact("out.csv", 12, "text/csv", "/files/out.csv"),
                 new Event.Restarted("restart requested"),
                 new Event.Finished(Status.TIMEOUT, 3L, 2001L, 1990L, null),
+                new Event.Install(Language.JAVASCRIPT, List.of("is-odd"), 412, false),
                 new Event.Prompt("What is the trend in sales.csv?"),
                 new Event.AssistantText("The trend "),
                 new Event.ToolCall("call-1", "run_code", "{\"code\": \"print(1)\"}", "cell-7"),
@@ -55,6 +56,22 @@ class WireCodecTest {
                 new ClientMessage.InputReply("Ada"), new ClientMessage.InputReply(""))) {
             assertThat(WireCodec.decodeClientMessage(WireCodec.encode(m))).isEqualTo(m);
         }
+    }
+
+    @Test
+    void packages_ride_on_execute_over_the_websocket_and_rest_and_reach_the_runner_with_their_artifacts() {
+        ClientMessage.Execute ws = new ClientMessage.Execute("import x", null, "python", List.of("tabulate", "is-odd"));
+        assertThat(WireCodec.decodeClientMessage(WireCodec.encode(ws))).isEqualTo(ws);
+        assertThat(((ClientMessage.Execute) WireCodec.decodeClientMessage("{\"type\":\"execute\",\"code\":\"1\"}")).packages()).isEmpty();
+        ExecuteRequest rest = new ExecuteRequest("1", "javascript", null, List.of(), List.of("left-pad"));
+        assertThat(WireCodec.decodeExecuteRequest(WireCodec.encode(rest))).isEqualTo(rest);
+        assertThat(WireCodec.decodeExecuteRequest("{\"code\":\"1\"}").packages()).isEmpty();
+        assertThatThrownBy(() -> WireCodec.decodeExecuteRequest("{\"code\":\"1\",\"packages\":[1]}"))
+                .hasMessageContaining("'packages' must be a list of strings");
+        String line = WireCodec.encodeRunnerExecute("e1", "1", Language.JAVASCRIPT, 10, new RunnerInstall(Language.JAVASCRIPT,
+                List.of("is-odd"), true, 3, List.of(new RunnerInstall.Artifact("/packages/ab", "ab", "node_modules/is-odd"))));
+        assertThat(line).contains("\"install\":{\"language\":\"javascript\",\"packages\":[\"is-odd\"],\"cached\":true,\"fetch_ms\":3,"
+                + "\"artifacts\":[{\"path\":\"/packages/ab\",\"sha256\":\"ab\",\"dest\":\"node_modules/is-odd\"}]}");
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import dev.codeinterp.server.packages.PackageRefusedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +30,7 @@ final class ApiErrors {
         routes.exception(HttpResponseException.class, (e, ctx) -> respond(ctx, e.getStatus(), e.getMessage()));
         routes.exception(JsonException.class, (e, ctx) -> respond(ctx, 400, "malformed request: " + e.getMessage()));
         routes.exception(BadRequest.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
+        routes.exception(PackageRefusedException.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
         routes.exception(SessionNotFoundException.class, (e, ctx) -> respond(ctx, 404, "no such session"));
         routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {

@@ -39,8 +39,8 @@ final class RestApi {
         Client client = clients.of(ctx);
         ExecuteRequest request = parseExecute(ctx);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), timeout(request),
-                CellInput.lines(request.stdin()), request.files(), settings.maxReturnedFilesBytes());
+        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), request.packages(),
+                timeout(request), CellInput.lines(request.stdin()), request.files(), settings.maxReturnedFilesBytes());
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -55,8 +55,8 @@ final class RestApi {
         if (!request.files().isEmpty()) {
             throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
         }
-        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), timeout(request),
-                CellInput.lines(request.stdin()))));
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), request.packages(),
+                timeout(request), CellInput.lines(request.stdin()))));
     }
 
     void history(Context ctx) {

@@ -126,7 +126,7 @@ final class SessionSocket {
                         throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
                     }
                     // a person is on the other end: the cell's input() asks them
-                    connection.session.submit(execute.code(), Language.fromWire(execute.language()),
+                    connection.session.submit(execute.code(), Language.fromWire(execute.language()), execute.packages(),
                             settings.timeoutFor(execute.timeoutSeconds()), CellInput.ASK);
                     break;
                 }

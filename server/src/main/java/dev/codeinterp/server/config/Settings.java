@@ -42,7 +42,8 @@ public record Settings(
         int maxQueuedCells,
         int maxConcurrentCreates,
         EmbedOrigins embedOrigins,
-        Duration inputTimeout) {
+        Duration inputTimeout,
+        PackageSettings packages) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -142,7 +143,8 @@ public record Settings(
                 r.integer("MAX_QUEUED_CELLS", 32),
                 r.integer("MAX_CONCURRENT_CREATES", 8),
                 EmbedOrigins.parse(r.list("EMBED_ORIGINS")),
-                r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)));
+                r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)),
+                PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()));
     }
 
     /** The timeout for one execution: the request's, bounded by the maximum, or the default. */

@@ -6,6 +6,7 @@ import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.session.ReturnedFiles;
 import dev.codeinterp.server.session.Client;
+import dev.codeinterp.server.packages.PackageRefusedException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -52,9 +53,11 @@ final class CodeTools {
             throw new ToolError("code is larger than " + settings.maxCodeBytes() + " bytes");
         }
         Duration timeout = timeout(args.optionalNumber("timeout"));
-        PackageCheck packages = PackageCheck.of(args.optionalStrings("packages"));
-        if (!packages.isEmpty() && language != Language.PYTHON) {
-            throw new ToolError("packages can be checked for python only, for now");
+        List<String> packages = args.optionalStrings("packages");
+        try {
+            sessions.checkPackages(language, packages); // refused before any sandbox is taken
+        } catch (PackageRefusedException e) {
+            throw new ToolError(e.getMessage());
         }
         String sessionId = args.optionalString("session_id");
         Object progressToken = request.meta() == null ? null : request.meta().get("progressToken");
@@ -75,20 +78,14 @@ final class CodeTools {
     }
 
     private ExecuteResponse run(McpSyncServerExchange exchange, Session session, String code, Language language, Duration timeout,
-                               PackageCheck packages, Object progressToken) {
-        if (!packages.isEmpty()) {
-            List<String> missing = packages.missingFrom(sessions.execute(session, packages.probe(), timeout));
-            if (!missing.isEmpty()) {
-                throw new ToolError(packages.refusal(missing));
-            }
-        }
+                               List<String> packages, Object progressToken) {
         ProgressRelay relay = progressToken == null ? null
                 : new ProgressRelay(code, progressToken, exchange::progressNotification, progressSender);
         if (relay != null) {
             session.subscribe(session.lastSeq(), relay);
         }
         try {
-            return sessions.execute(session, code, language, timeout);
+            return sessions.execute(session, code, language, packages, timeout);
         } finally {
             if (relay != null) {
                 session.unsubscribe(relay);

@@ -30,9 +30,9 @@ final class ToolCatalog {
                   "language": {"type": "string", "enum": ["python", "javascript", "bash"], "description": "\\"python\\" (the default), \\"javascript\\" (Node.js, REPL semantics) or \\"bash\\"; in a session each language keeps its own state and all share the files."},
                   "timeout": {"type": "number",
                     "description": "Seconds the code may run before it is stopped; the server's default and maximum apply."},
-                  "packages": {"type": "array", "maxItems": 64,
-                    "items": {"type": "string", "maxLength": 100},
-                    "description": "Python modules the code needs. The sandbox cannot install anything: they are checked before the code runs, and a missing one is reported instead of running it."},
+                  "packages": {"type": "array", "maxItems": 32,
+                    "items": {"type": "string", "maxLength": 214},
+                    "description": "Packages to install before the code runs (python: names from the package index, optionally name==version; javascript: npm names, optionally name@version). Only names on the server's allowlist are installed; any other refuses the call and the code does not run. Installing does not count against the timeout."},
                   %s
                 }, "required": ["code"], "additionalProperties": false}""".formatted(SESSION_ID));
     }

@@ -154,7 +154,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .withSecurityOpts(List.of("no-new-privileges"))
                 .withReadonlyRootfs(true)
                 .withTmpFs(tmpfs)
-                .withBinds(workspaceBind)
+                .withBinds(binds(workspaceBind))
                 .withMemory(spec.memoryBytes())
                 .withMemorySwap(spec.memoryBytes())
                 .withNanoCPUs((long) (spec.cpus() * 1_000_000_000L))
@@ -163,6 +163,15 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .withInit(true)
                 .withIpcMode("private")
                 .withAutoRemove(false);
+    }
+
+    /** The workspace, and the package cache read-only: fetched artifacts, installed offline by the runner. */
+    private List<Bind> binds(Bind workspaceBind) {
+        if (spec.packageCache() == null) {
+            return List.of(workspaceBind);
+        }
+        return List.of(workspaceBind, new Bind(spec.packageCache().toString(), new Volume(SandboxSpec.PACKAGES), AccessMode.ro,
+                SELContext.DEFAULT, null, PropagationMode.PRIVATE));
     }
 
     /** Removes sandboxes of earlier processes of this deployment; another deployment's are not ours to touch. */

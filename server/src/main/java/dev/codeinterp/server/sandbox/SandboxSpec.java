@@ -2,6 +2,7 @@ package dev.codeinterp.server.sandbox;
 
 import dev.codeinterp.server.config.Settings;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -9,7 +10,12 @@ import java.util.List;
  * mounts, flags or runtime.
  */
 public record SandboxSpec(String image, String runtime, long memoryBytes, double cpus, int processLimit,
-                          long workspaceBytes, long tmpBytes, long maxFileBytes) {
+                          long workspaceBytes, long tmpBytes, long maxFileBytes, Path packageCache) {
+
+    public SandboxSpec(String image, String runtime, long memoryBytes, double cpus, int processLimit,
+                       long workspaceBytes, long tmpBytes, long maxFileBytes) {
+        this(image, runtime, memoryBytes, cpus, processLimit, workspaceBytes, tmpBytes, maxFileBytes, null);
+    }
 
     public static final String USER = "1000:1000";
     public static final String WORKSPACE = "/workspace";
@@ -27,9 +33,13 @@ public record SandboxSpec(String image, String runtime, long memoryBytes, double
             "OPENBLAS_NUM_THREADS=1",
             "OMP_NUM_THREADS=1");
 
-    public static SandboxSpec from(Settings s) {
+    /** Where the package cache's blobs appear, read-only (docs/ARCHITECTURE.md, "Packages"). */
+    public static final String PACKAGES = "/packages";
+
+    /** {@code packageCache}: the host folder every sandbox sees read-only at {@link #PACKAGES}, or null for none. */
+    public static SandboxSpec from(Settings s, Path packageCache) {
         return new SandboxSpec(s.image(), s.runtime(), s.memoryBytes(), s.cpus(), s.processLimit(),
-                s.workspaceBytes(), s.tmpBytes(), s.workspaceBytes());
+                s.workspaceBytes(), s.tmpBytes(), s.workspaceBytes(), packageCache);
     }
 
     /**

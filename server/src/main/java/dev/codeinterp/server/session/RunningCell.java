@@ -5,18 +5,34 @@ import dev.codeinterp.model.Event;
 import java.time.Duration;
 import java.util.List;
 
-/** The cell in flight: which one it is, its budget, its shutdown ladder and its wait for a person's input. */
+/**
+ * The cell in flight: which one it is, its budget, its shutdown ladder and its wait for a person's
+ * input. A cell with packages first runs under the install bound; the runner's {@code install}
+ * event starts the cell's own clock, so installing never eats into its timeout.
+ */
 final class RunningCell {
     private final String executionId;
-    private final CellBudget budget;
-    private final ShutdownLadder ladder;
+    private final Duration timeout;
+    private final ExecutionLimits limits;
     private final InputWait input;
+    private CellBudget budget;
+    private ShutdownLadder ladder;
+    private boolean installing;
 
     RunningCell(String executionId, Duration timeout, ExecutionLimits limits, long now) {
+        this(executionId, timeout, limits, now, null);
+    }
+
+    /** {@code installBound}: the cell installs packages first, for at most this long (null: it does not). */
+    RunningCell(String executionId, Duration timeout, ExecutionLimits limits, long now, Duration installBound) {
         this.executionId = executionId;
-        this.budget = new CellBudget(timeout, limits.outputCapBytes(), now);
-        this.ladder = new ShutdownLadder(budget, limits.interruptGrace());
+        this.timeout = timeout;
+        this.limits = limits;
         this.input = new InputWait(limits.inputTimeout());
+        this.installing = installBound != null;
+        this.budget = new CellBudget(installing ? installBound : timeout, limits.outputCapBytes(), now);
+        this.ladder = installing ? new ShutdownLadder(budget, limits.interruptGrace(), "installing the packages")
+                : new ShutdownLadder(budget, limits.interruptGrace());
     }
 
     /** The next moment the cell needs the clock: the end of a person's time to answer, or the ladder's. */
@@ -80,6 +96,7 @@ final class RunningCell {
     List<Event> fromRunner(Event event, long now) {
         return switch (event.type()) {
             case STARTED, DISPLAY_DATA, EXECUTE_RESULT, UPDATE_DISPLAY_DATA, CLEAR_OUTPUT -> List.of(event);
+            case INSTALL -> installed(event, now);
             case STREAM -> budget.admit((Event.Stream) event);
             case TRUNCATED -> budget.truncatedByRunner();
             case INPUT_REQUEST -> {
@@ -97,5 +114,18 @@ final class RunningCell {
             // queued, restarted and artifact are the server's to say, not the runner's
             default -> List.of();
         };
+    }
+
+    /** The packages are in: the cell's own clock starts now, unless the install was already being stopped. */
+    private List<Event> installed(Event event, long now) {
+        if (!installing) {
+            return List.of(); // only one install, and only when the server asked for it
+        }
+        installing = false;
+        if (!ladder.interruptSentAlready()) {
+            budget = new CellBudget(timeout, limits.outputCapBytes(), now);
+            ladder = new ShutdownLadder(budget, limits.interruptGrace());
+        }
+        return List.of(event);
     }
 }

@@ -4,12 +4,14 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.RunnerInstall;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.packages.PackageFetchException;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import org.slf4j.Logger;
@@ -44,6 +46,7 @@ public final class Session {
     private final SandboxSlot slot;
     private final Supervisor supervisor;
     private final CellQueue cells;
+    private final InstallStep installs;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean busy;
@@ -57,6 +60,12 @@ public final class Session {
      */
     Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
             Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links) {
+        this(id, runtime, events, sandboxes, workspace, workspaceAdopted, limits, links, InstallStep.NONE);
+    }
+
+    Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
+            Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links, InstallStep installs) {
+        this.installs = installs;
         this.id = id;
         this.runtime = runtime;
         this.events = events;
@@ -111,18 +120,29 @@ public final class Session {
 
     /** As {@link #submit(String, Duration)}, in {@code language}: each language keeps its own state. */
     public String submit(String code, Language language, Duration timeout) {
-        return submit(code, language, timeout, CellInput.NONE);
+        return submit(code, language, List.of(), timeout, CellInput.NONE);
     }
 
     /** As {@link #submit(String, Language, Duration)}; {@code input} says how the cell's {@code input()} reads. */
     public String submit(String code, Language language, Duration timeout, CellInput input) {
+        return submit(code, language, List.of(), timeout, input);
+    }
+
+    /** As above, with {@code packages} installed first; a {@code PackageRefusedException} (nothing stored) when not allowed. */
+    public String submit(String code, Language language, List<String> packages, Duration timeout) {
+        return submit(code, language, packages, timeout, CellInput.NONE);
+    }
+
+    /** The whole of it: {@code packages} installed first, {@code input} saying how the cell's {@code input()} reads. */
+    public String submit(String code, Language language, List<String> packages, Duration timeout, CellInput input) {
         if (closed) {
             throw new SessionClosedException();
         }
+        var request = installs.check(language, packages);
         String executionId = cells.accept(code, language);
         busy = true;
         touch();
-        inbox.add(new Signal.Submit(executionId, code, language, timeout, input));
+        inbox.add(new Signal.Submit(executionId, code, language, timeout, input, request));
         return executionId;
     }
 
@@ -297,9 +317,18 @@ public final class Session {
             cells.finishUnstarted(cell.executionId(), Status.ERROR);
             return;
         }
-        cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime()), slot.workspace());
+        RunnerInstall install;
+        try {
+            install = installs.prepare(cell.packages()); // fetched before the cell's clock starts
+        } catch (PackageFetchException e) {
+            events.emit(cell.executionId(), InstallStep.fetchFailed(e));
+            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            return;
+        }
+        cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime(),
+                install == null ? null : installs.installBound()), slot.workspace());
         slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes(),
-                cell.input()));
+                cell.input(), install));
     }
 
     private void onRunnerMessage(RunnerMessage message) {

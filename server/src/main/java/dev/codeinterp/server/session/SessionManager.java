@@ -45,11 +45,20 @@ public final class SessionManager implements AutoCloseable {
     private final FileLinks links;
     private final ServerMetrics metrics;
     private final IdleReaper reaper;
+    private final InstallStep installs;
 
     /** {@code links} says where the API serves workspace files, for the artifact events. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics) {
+        this(pool, workspaces, sessions, executions, eventLog, limits, runtime, idleTtl, admission, links, metrics, InstallStep.NONE);
+    }
+
+    /** As above; {@code installs} serves the cells' {@code packages}. */
+    public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
+                          EventRepository eventLog, ExecutionLimits limits, String runtime,
+                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs) {
+        this.installs = installs;
         this.admission = admission;
         this.links = links;
         this.metrics = metrics;
@@ -183,7 +192,8 @@ public final class SessionManager implements AutoCloseable {
                 return pool.startFor(existing);
             }
         };
-        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links);
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links,
+                installs);
     }
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
@@ -204,6 +214,11 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
+    /** Refuses (a {@code PackageRefusedException} naming it) a package a cell may not ask for; nothing runs. */
+    public void checkPackages(Language language, List<String> packages) {
+        installs.check(language, packages);
+    }
+
     /** Runs one cell and waits for its end (the REST API's synchronous execute). */
     public ExecuteResponse execute(Session session, String code, Duration timeout) {
         return execute(session, code, Language.PYTHON, timeout);
@@ -211,17 +226,29 @@ public final class SessionManager implements AutoCloseable {
 
     /** As {@link #execute(Session, String, Duration)}, in {@code language}. */
     public ExecuteResponse execute(Session session, String code, Language language, Duration timeout) {
-        return execute(session, code, language, timeout, CellInput.NONE);
+        return execute(session, code, language, List.of(), timeout, CellInput.NONE);
     }
 
     /** As above; {@code input} gives the cell's {@code input()} its lines (a caller that waits cannot answer questions). */
     public ExecuteResponse execute(Session session, String code, Language language, Duration timeout, CellInput input) {
+        return execute(session, code, language, List.of(), timeout, input);
+    }
+
+    /** As above, with {@code packages} installed before the code runs (refused with a {@code PackageRefusedException}). */
+    public ExecuteResponse execute(Session session, String code, Language language, List<String> packages, Duration timeout) {
+        return execute(session, code, language, packages, timeout, CellInput.NONE);
+    }
+
+    /** The whole of it: {@code packages} installed first, {@code input} for the cell's {@code input()}. */
+    public ExecuteResponse execute(Session session, String code, Language language, List<String> packages, Duration timeout,
+                                   CellInput input) {
         ExecutionCollector collector = new ExecutionCollector();
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, language, timeout, input));
+            collector.track(session.submit(code, language, packages, timeout, input));
             // the session enforces the timeout; this bound only guards against a stuck worker
-            Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90);
+            Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90)
+                    .plus(installs.extraWait(installs.check(language, packages)));
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -242,12 +269,13 @@ public final class SessionManager implements AutoCloseable {
      */
     public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout,
                                        List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
-        return executeOnce(client, code, language, timeout, CellInput.NONE, files, maxReturnedBytes);
+        return executeOnce(client, code, language, List.of(), timeout, CellInput.NONE, files, maxReturnedBytes);
     }
 
-    /** As above, with {@code input} for the cell's {@code input()}. */
-    public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout, CellInput input,
-                                       List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
+    /** As above, with {@code packages} (checked before a sandbox is taken, so a refused one costs nothing) and {@code input}. */
+    public ExecuteResponse executeOnce(Client client, String code, Language language, List<String> packages, Duration timeout,
+                                       CellInput input, List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
+        installs.check(language, packages);
         Created created = create(client, true);
         Session session = created.session();
         try {
@@ -257,7 +285,7 @@ public final class SessionManager implements AutoCloseable {
                 workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
-            ExecuteResponse response = execute(session, code, language, timeout, input);
+            ExecuteResponse response = execute(session, code, language, packages, timeout, input);
             return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
         } finally {
             close(session);

@@ -25,15 +25,26 @@ final class ShutdownLadder {
     private long timeoutAt;
     private final Duration timeout;
     private final Duration grace;
+    private final String what;
     private long graceEndsAt = Long.MAX_VALUE;
     private boolean interruptSent;
     private boolean timedOut;
     private String timeoutWhy;
 
     ShutdownLadder(CellBudget budget, Duration grace) {
+        this(budget, grace, null);
+    }
+
+    /** {@code what} names the phase the timeout bounds when it is not the cell's code (e.g. installing its packages). */
+    ShutdownLadder(CellBudget budget, Duration grace, String what) {
         this.timeoutAt = budget.timeoutAt();
         this.timeout = budget.timeout();
         this.grace = grace;
+        this.what = what;
+    }
+
+    boolean interruptSentAlready() {
+        return interruptSent;
     }
 
     /** The next moment the ladder needs the clock: the timeout, or once interrupted the end of the grace. */
@@ -102,6 +113,10 @@ final class ShutdownLadder {
     }
 
     Event.Error timeoutError() {
+        if (what != null) {
+            return new Event.Error("TimeoutError", what + " took longer than " + Durations.words(timeout)
+                    + ", so it was stopped and the cell did not run", List.of());
+        }
         return new Event.Error("TimeoutError", timeoutWhy != null ? timeoutWhy : "the cell ran longer than its timeout of "
                 + Durations.words(timeout) + " and was interrupted", List.of());
     }

@@ -3,6 +3,7 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
 
 import java.time.Duration;
@@ -17,7 +18,8 @@ sealed interface Signal {
     Kind kind();
 
     /** A cell accepted (its {@code queued} event already stored); {@code input} says how its input() reads. */
-    record Submit(String executionId, String code, Language language, Duration timeout, CellInput input) implements Signal {
+    record Submit(String executionId, String code, Language language, Duration timeout, CellInput input,
+                  PackageRequest packages) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }

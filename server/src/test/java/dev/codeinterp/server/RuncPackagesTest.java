@@ -1,0 +1,8 @@
+package dev.codeinterp.server;
+
+class RuncPackagesTest extends PackagesContract {
+    @Override
+    String runtime() {
+        return "runc";
+    }
+}
