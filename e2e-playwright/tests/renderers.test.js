@@ -164,3 +164,24 @@ test('local mode renders the same outputs the same way', async () => {
     await context.close();
   }
 });
+
+test('the output frame loads plotly.js and no other script, ours or anyone\'s, and reaches no network', async () => {
+  const { context, page } = await openServer();
+  try {
+    const html = '<script>window.loaded = []; window.blocked = [];'
+      + "document.addEventListener('securitypolicyviolation', (e) => window.blocked.push(e.blockedURI));"
+      + "for (const src of ['/app.js', '/js/vendor/katex/katex.js', 'https://example.org/x.js', '/js/vendor/plotly/plotly.min.js']) {"
+      + "  const s = document.createElement('script'); s.src = src; s.onload = () => window.loaded.push(src); document.head.append(s); }"
+      + "fetch('/js/vendor/plotly/plotly.min.js').then(() => window.loaded.push('fetch'), () => {});</script>";
+    const out = await displayed(page, `{'text/html': ${JSON.stringify(html)}}`);
+    const frame = await (await out.locator('iframe.html-output').elementHandle()).contentFrame();
+    await frame.waitForFunction(() => window.loaded && window.loaded.length >= 1 && window.blocked.length >= 4, null, { timeout: 20000 });
+    assert.deepEqual(await frame.evaluate(() => window.loaded), ['/js/vendor/plotly/plotly.min.js']);
+    const blocked = await frame.evaluate(() => window.blocked.join(' '));
+    for (const refused of ['/app.js', '/js/vendor/katex/katex.js', 'https://example.org', '/js/vendor/plotly/plotly.min.js']) {
+      assert.ok(blocked.includes(refused), `${refused} refused: ${blocked}`);
+    }
+  } finally {
+    await context.close();
+  }
+});
