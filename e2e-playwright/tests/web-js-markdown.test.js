@@ -13,10 +13,10 @@ after(async () => { await browser?.close(); });
 const withPage = (use) => withModulePage(browser, use);
 
 /** Renders `text` with `fn` (renderMarkdown or renderLatex) into a fresh div; answers what came out. */
-const render = (page, fn, text) => page.evaluate(([f, t]) => {
+const render = (page, fn, text) => page.evaluate(async ([f, t]) => {
   const box = document.createElement('div');
   document.body.append(box);
-  markdown[f](box, t);
+  await markdown[f](box, t);
   const tags = [...box.querySelectorAll('*')].map((e) => e.tagName.toLowerCase());
   return {
     text: box.textContent,

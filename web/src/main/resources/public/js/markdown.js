@@ -3,19 +3,8 @@
 // innerHTML of the page), and KaTeX typesets the formulas it left as text placeholders, building
 // its DOM through DOM APIs (so the app's CSP, which forbids inline styles in markup, holds).
 // Links open in a new tab without opener or referrer: nothing in an output navigates the app.
-import MarkdownIt from './vendor/markdown-it/markdown-it.min.js';
-import DOMPurify from './vendor/dompurify/purify.js';
-import katex from './vendor/katex/katex.js';
-
 const MAX_MARKDOWN = 500000; // longer texts are shown as plain text: parsing them would stall the page
 const MATH_CLASS = 'math-tex';
-
-const md = new MarkdownIt({ html: false, linkify: true });
-md.inline.ruler.before('escape', 'math', dollarMath);
-md.renderer.rules.math = (tokens, index) => {
-  const token = tokens[index];
-  return `<span class="${MATH_CLASS}" data-display="${token.markup === '$$'}">${md.utils.escapeHtml(token.content)}</span>`;
-};
 
 const PURIFY = {
   USE_PROFILES: { html: true },
@@ -24,42 +13,74 @@ const PURIFY = {
   RETURN_DOM_FRAGMENT: true,
 };
 
-/** Appends `markdown` to `target` as sanitized DOM, with `$...$` and `$$...$$` typeset by KaTeX. */
+let libraries = null;
+
+/**
+ * The three libraries (about 800 KB), imported on first use rather than with the app: most pages
+ * never show a formula. Resolves to `{ md, purify, katex }`.
+ */
+function load() {
+  libraries ??= Promise.all([
+    import('./vendor/markdown-it/markdown-it.min.js'),
+    import('./vendor/dompurify/purify.js'),
+    import('./vendor/katex/katex.js'),
+  ]).then(([markdownIt, purify, katex]) => {
+    const md = new markdownIt.default({ html: false, linkify: true });
+    md.inline.ruler.before('escape', 'math', dollarMath);
+    md.renderer.rules.math = (tokens, index) => {
+      const token = tokens[index];
+      return `<span class="${MATH_CLASS}" data-display="${token.markup === '$$'}">${md.utils.escapeHtml(token.content)}</span>`;
+    };
+    return { md, purify: purify.default, katex: katex.default };
+  });
+  return libraries;
+}
+
+/**
+ * Appends `markdown` to `target` as sanitized DOM, with `$...$` and `$$...$$` typeset by KaTeX,
+ * once the libraries are in (the first call waits for them; calls append in call order). Returns
+ * a promise of that.
+ */
 export function renderMarkdown(target, markdown) {
   const text = String(markdown ?? '');
   if (text.length > MAX_MARKDOWN) {
     target.append(text);
-    return;
+    return Promise.resolve();
   }
-  const fragment = DOMPurify.sanitize(md.render(text), PURIFY);
-  for (const math of fragment.querySelectorAll(`span.${MATH_CLASS}`)) {
-    typeset(math, math.textContent, math.dataset.display === 'true');
-  }
-  for (const link of fragment.querySelectorAll('a')) {
-    link.setAttribute('target', '_blank');
-    link.setAttribute('rel', 'noopener noreferrer');
-  }
-  target.append(fragment);
+  return load().then((libs) => target.append(toDom(libs, text))).catch(() => target.append(text));
 }
 
 /**
  * Appends a `text/latex` output to `target`: a whole formula (`$$...$$`, `\[...\]`, `$...$`, or
  * bare LaTeX such as `\begin{align}...`) is typeset in display mode; text with formulas inside
- * is rendered as Markdown with math.
+ * is rendered as Markdown with math. Returns a promise, as renderMarkdown does.
  */
 export function renderLatex(target, latex) {
   const text = String(latex ?? '').trim();
   const whole = /^\$\$([\s\S]*)\$\$$/.exec(text) ?? /^\\\[([\s\S]*)\\\]$/.exec(text) ?? /^\$([^$]*)\$$/.exec(text);
-  if (whole || !text.includes('$')) {
-    const box = document.createElement('div');
-    typeset(box, whole ? whole[1] : text, true);
-    target.append(box);
-    return;
+  if (!whole && text.includes('$')) {
+    return renderMarkdown(target, text);
   }
-  renderMarkdown(target, text);
+  return load().then((libs) => {
+    const box = document.createElement('div');
+    typeset(libs.katex, box, whole ? whole[1] : text, true);
+    target.append(box);
+  }).catch(() => target.append(text));
 }
 
-function typeset(element, tex, displayMode) {
+function toDom({ md, purify, katex }, text) {
+  const fragment = purify.sanitize(md.render(text), PURIFY);
+  for (const math of fragment.querySelectorAll(`span.${MATH_CLASS}`)) {
+    typeset(katex, math, math.textContent, math.dataset.display === 'true');
+  }
+  for (const link of fragment.querySelectorAll('a')) {
+    link.setAttribute('target', '_blank');
+    link.setAttribute('rel', 'noopener noreferrer');
+  }
+  return fragment;
+}
+
+function typeset(katex, element, tex, displayMode) {
   element.replaceChildren();
   element.classList.add(MATH_CLASS);
   try {

@@ -9,7 +9,9 @@ import org.teavm.jso.dom.html.HTMLElement;
 /**
  * Markdown and LaTeX rendered safely (public/js/markdown.js): markdown-it without raw HTML,
  * sanitized by DOMPurify into DOM, formulas typeset by KaTeX, links opening in a new tab without
- * opener or referrer. The one way any view shows Markdown.
+ * opener or referrer. The one way any view shows Markdown. The libraries load on first use, so the
+ * content is appended a moment later the first time (calls append in call order): give each call
+ * its own (empty) target.
  */
 @JSModule("./js/markdown.js")
 public abstract class Markdown implements JSObject {
