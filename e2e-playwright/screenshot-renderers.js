@@ -18,13 +18,12 @@ $$A = P e^{rt} = P \sum_{k=0}^{\infty} \frac{(rt)^k}{k!}$$
 See [the derivation](https://en.wikipedia.org/wiki/Compound_interest).'''}, raw=True)
 display({'text/latex': r'$$\int_{-\infty}^{\infty} e^{-x^2}\,dx = \sqrt{\pi}$$'}, raw=True)`;
 
-const PLOTLY = String.raw`import json
-import plotly.graph_objects as go
+const PLOTLY = String.raw`import plotly.graph_objects as go
 fig = go.Figure()
 fig.add_bar(x=['Q1', 'Q2', 'Q3', 'Q4'], y=[120, 150, 90, 180], name='revenue')
 fig.add_scatter(x=['Q1', 'Q2', 'Q3', 'Q4'], y=[100, 110, 115, 140], name='costs', mode='lines+markers')
 fig.update_layout(title='Quarterly results', height=380, margin=dict(t=50, b=30, l=40, r=20))
-display({'application/vnd.plotly.v1+json': json.loads(fig.to_json()), 'text/plain': repr(fig)}, raw=True)`;
+fig`;
 
 const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 900, height: 1200 } });
@@ -44,7 +43,7 @@ await turn.screenshot({ path: new URL('../docs/screenshot-markdown-latex.png', i
 await page.evaluate(() => { document.querySelector('.composer').style.visibility = ''; });
 turn = await runCell(page, PLOTLY);
 await finished(turn);
-await outputs(turn, 'display').frameLocator('iframe.plotly-output').locator('.plotly-chart .bars .point').first().waitFor({ timeout: 20000 });
+await outputs(turn, 'result').frameLocator('iframe.plotly-output').locator('.plotly-chart .bars .point').first().waitFor({ timeout: 20000 });
 await page.waitForTimeout(1000);
 await hideComposer();
 await turn.screenshot({ path: new URL('../docs/screenshot-plotly.png', import.meta.url).pathname });

@@ -141,16 +141,19 @@ test('server mode renders Markdown with formulas, LaTeX, JSON, Plotly and images
   }
 });
 
-test('a real plotly Figure from the sandbox becomes an interactive chart', async () => {
+test('a plotly Figure from the sandbox, displayed or as the result, becomes an interactive chart', async () => {
   const { context, page } = await openServer();
   try {
-    const turn = await runCell(page, "import json\nimport plotly.graph_objects as go\nfig = go.Figure(go.Bar(x=['a', 'b', 'c'], y=[3, 1, 2]))\n"
-      + "display({'application/vnd.plotly.v1+json': json.loads(fig.to_json()), 'text/plain': repr(fig)}, raw=True)");
+    const turn = await runCell(page, "import numpy as np\nimport plotly.graph_objects as go\n"
+      + "fig = go.Figure(go.Bar(x=['a', 'b', 'c'], y=np.array([3, 1, 2])))\ndisplay(fig)\nfig");
     await finished(turn);
-    const chart = outputs(turn, 'display').frameLocator('iframe.plotly-output');
-    await chart.locator('.plotly-chart .bars .point').first().waitFor({ timeout: 20000 });
-    assert.equal(await chart.locator('.plotly-chart .bars .point').count(), 3);
-    assert.ok(await chart.locator('.modebar').count() >= 1, 'with its toolbar: the chart is interactive');
+    for (const type of ['display', 'result']) {
+      const chart = outputs(turn, type).frameLocator('iframe.plotly-output');
+      await chart.locator('.plotly-chart .bars .point').first().waitFor({ timeout: 20000 });
+      assert.equal(await chart.locator('.plotly-chart .bars .point').count(), 3, type);
+      assert.ok(await chart.locator('.modebar').count() >= 1, 'with its toolbar: the chart is interactive');
+    }
+    assert.equal(await outputs(turn, 'stream').count(), 0, 'no renderer error on stderr');
   } finally {
     await context.close();
   }
