@@ -79,6 +79,7 @@ async function plotlyChart(page, bundle = `{'application/vnd.plotly.v1+json': ${
   const frame = out.locator('iframe.plotly-output');
   await frame.waitFor();
   assert.equal(await frame.getAttribute('sandbox'), 'allow-scripts');
+  assert.equal(await out.locator('iframe').count(), 1, 'the figure, not its HTML too: one rendering per bundle');
   const chart = out.frameLocator('iframe.plotly-output');
   await chart.locator('.plotly-chart .main-svg').first().waitFor({ timeout: 20000 });
   assert.equal(await chart.locator('.plotly-chart .bars .point').count(), 3, 'three bars drawn');

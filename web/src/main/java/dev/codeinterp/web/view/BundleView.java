@@ -18,14 +18,14 @@ public final class BundleView {
     }
 
     static HTMLElement render(Map<String, Object> data) {
-        String type = MimePrecedence.pick(data);
-        if (type == null) {
+        MimePrecedence.Chosen chosen = MimePrecedence.pick(data);
+        if (chosen == null) {
             return Dom.text("pre", "plain", "");
         }
-        Object value = data.get(type);
-        switch (type) {
+        Object value = chosen.value();
+        switch (chosen.type()) {
             case MimePrecedence.PLOTLY:
-                return frame("plotly-output", "Plotly chart", Json.write(MimePrecedence.structured(value)), true);
+                return frame("plotly-output", "Plotly chart", Json.write(value), true);
             case MimePrecedence.HTML:
                 return frame("html-output", "HTML output", (String) value, false);
             case MimePrecedence.MARKDOWN: {
@@ -47,7 +47,7 @@ public final class BundleView {
             case MimePrecedence.GIF:
                 return ImageView.render("data:image/gif;base64," + value, "gif");
             case MimePrecedence.JSON:
-                return JsonTreeView.render(MimePrecedence.structured(value));
+                return JsonTreeView.render(value);
             default:
                 return Dom.text("pre", "plain", (String) value);
         }

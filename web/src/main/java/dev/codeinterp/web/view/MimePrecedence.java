@@ -29,27 +29,41 @@ public final class MimePrecedence {
     private MimePrecedence() {
     }
 
-    /** The type to show, or null if the bundle has none the UI renders. Text types must be strings. */
-    static String pick(Map<String, Object> data) {
+    /** The type a bundle is shown as, with its value (JSON types parsed). */
+    record Chosen(String type, Object value) {
+    }
+
+    /** The type to show and its value, or null if the bundle has none the UI renders. Text types must be strings. */
+    static Chosen pick(Map<String, Object> data) {
         for (String type : ORDER) {
             Object value = data.get(type);
-            boolean usable = switch (type) {
-                case PLOTLY -> structured(value) instanceof Map;
-                case JSON -> value != null;
-                default -> value instanceof String;
-            };
-            if (usable) {
-                return type;
+            if (value == null) {
+                continue;
+            }
+            switch (type) {
+                case PLOTLY: {
+                    Object figure = structured(value);
+                    if (figure instanceof Map) {
+                        return new Chosen(type, figure);
+                    }
+                    break;
+                }
+                case JSON:
+                    return new Chosen(type, structured(value));
+                default:
+                    if (value instanceof String) {
+                        return new Chosen(type, value);
+                    }
             }
         }
         return null;
     }
 
     /**
-     * A JSON type's value as JSON: the runner sends these as JSON text (as nbformat stores them
-     * when written by some tools), other producers as the value itself. Unparseable text stays text.
+     * A JSON type's value as JSON: the runner sends these as JSON text, other producers (an imported
+     * notebook's outputs) as the value itself. Unparseable text stays text.
      */
-    static Object structured(Object value) {
+    private static Object structured(Object value) {
         if (value instanceof String text) {
             try {
                 return Json.parse(text);
