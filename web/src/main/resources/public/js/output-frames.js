@@ -1,9 +1,14 @@
 // The app's side of the sandboxed frames (/frame.html) that show HTML outputs: the HTML goes in
-// once the frame has loaded, and only numbers (their heights) come back.
+// (or a Plotly figure's JSON) once the frame has loaded, and only numbers (their heights) come back.
 
 /** Sends `html` to the frame each time it loads. */
 export function sendWhenLoaded(frame, html) {
   frame.addEventListener('load', () => frame.contentWindow.postMessage({ html }, '*'));
+}
+
+/** Sends a Plotly figure (`figureJson`, its JSON text) to the frame each time it loads. */
+export function sendPlotWhenLoaded(frame, figureJson) {
+  frame.addEventListener('load', () => frame.contentWindow.postMessage({ plotly: figureJson }, '*'));
 }
 
 /** Calls `callback(sourceWindow, height)` for every height report; anything but a finite number is ignored. */

@@ -62,6 +62,9 @@ class EmbedPageTest {
     void output_frames_may_sit_inside_the_widget() {
         String csp = header(app.get("/frame.html", null), "Content-Security-Policy");
         assertThat(csp).contains("frame-ancestors 'self' https://docs.example.org http://localhost:*");
+        // of our scripts, only plotly.js (for Plotly outputs); still no network, no other script
+        assertThat(csp).startsWith("default-src 'none'; ").containsPattern(
+                "script-src 'unsafe-inline' http://[^/ ]+/js/vendor/plotly/plotly\\.min\\.js; ");
     }
 
     private static String header(TestApp.Response r, String name) {

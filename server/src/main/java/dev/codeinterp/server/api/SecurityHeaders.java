@@ -17,14 +17,17 @@ final class SecurityHeaders {
      * The frame that renders HTML outputs: loaded in a sandbox without allow-same-origin, it may
      * run the output's scripts but reach no network and be framed only by the app (or by the app's
      * embed widget: frame-ancestors checks every ancestor, so the pages that may frame the widget
-     * are listed too).
+     * are listed too). The one script of ours it may load is plotly.js, which draws Plotly outputs.
      */
-    static String outputFrameCsp(String embedAncestors) {
-        return "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+    static String outputFrameCsp(String origin, String embedAncestors) {
+        return "default-src 'none'; script-src 'unsafe-inline' " + origin + PLOTLY_SCRIPT + "; style-src 'unsafe-inline'; "
                 + "img-src data: blob:; font-src data:; frame-ancestors 'self' " + embedAncestors;
     }
 
     static final String RUNTIME_PAGE = "/local/runtime.html";
+
+    /** plotly.js as the web build vendors it: loaded by the output frame, whose origin is opaque. */
+    static final String PLOTLY_SCRIPT = "/js/vendor/plotly/plotly.min.js";
 
     /** {@code embedAncestors}: the CSP sources that may frame the embed widget (its page sets its own CSP). */
     static void apply(Context ctx, String embedAncestors) {
@@ -32,7 +35,7 @@ final class SecurityHeaders {
         boolean outputFrame = path.equals("/frame.html");
         boolean runtimePage = path.equals(RUNTIME_PAGE);
         boolean embedPage = path.equals(EmbedPage.PATH);
-        ctx.header("Content-Security-Policy", outputFrame ? outputFrameCsp(embedAncestors) : WebServer.CSP);
+        ctx.header("Content-Security-Policy", outputFrame ? outputFrameCsp(LocalRuntimeAssets.origin(ctx), embedAncestors) : WebServer.CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("Referrer-Policy", "no-referrer");
         if (!embedPage) {
@@ -46,8 +49,9 @@ final class SecurityHeaders {
             // our own origin is another one. Public, credential-free static files.
             ctx.header("Access-Control-Allow-Origin", "*");
             ctx.header("Cross-Origin-Resource-Policy", "cross-origin");
-        } else if (embedPage || path.equals("/embed.js")) {
-            // framed by, and loaded as a script into, other sites' pages
+        } else if (embedPage || path.equals("/embed.js") || path.equals(PLOTLY_SCRIPT)) {
+            // framed by, and loaded as a script into, other sites' pages (plotly.js: into our
+            // output frames, whose origin is opaque)
             ctx.header("Cross-Origin-Resource-Policy", "cross-origin");
         } else {
             ctx.header("Cross-Origin-Resource-Policy", "same-origin");

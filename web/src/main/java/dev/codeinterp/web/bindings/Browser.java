@@ -92,6 +92,11 @@ public abstract class Browser implements JSObject {
     @JSModule("./js/output-frames.js")
     public static native void sendWhenLoaded(JSObject frame, String html);
 
+    /** Sends a Plotly figure (its JSON) to a sandboxed output frame, which draws it with our plotly.js. */
+    @JSTopLevel
+    @JSModule("./js/output-frames.js")
+    public static native void sendPlotWhenLoaded(JSObject frame, String figureJson);
+
     @JSFunctor
     public interface FrameHeight extends JSObject {
         void call(JSObject source, double height);

@@ -1,62 +1,73 @@
 package dev.codeinterp.web.view;
 
+import dev.codeinterp.model.json.Json;
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.bindings.Markdown;
 import org.teavm.jso.JSBody;
 import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.Map;
 
 /**
- * One MIME bundle, in the richest form that is safe: images as images, SVG only as an image,
- * HTML only inside a sandboxed frame without allow-same-origin, everything else as text.
+ * One MIME bundle, shown as its richest type ({@link MimePrecedence}) in a form that is safe:
+ * HTML and Plotly figures only inside a sandboxed frame without allow-same-origin, Markdown and
+ * LaTeX sanitized and typeset, JSON as a tree of text, SVG only as an image, the rest as text.
  */
 public final class BundleView {
     private BundleView() {
     }
 
     static HTMLElement render(Map<String, Object> data) {
-        if (data.get("image/png") instanceof String png) {
-            return image("data:image/png;base64," + png, "png");
+        MimePrecedence.Chosen chosen = MimePrecedence.pick(data);
+        if (chosen == null) {
+            return Dom.text("pre", "plain", "");
         }
-        if (data.get("image/jpeg") instanceof String jpeg) {
-            return image("data:image/jpeg;base64," + jpeg, "jpg");
+        Object value = chosen.value();
+        switch (chosen.type()) {
+            case MimePrecedence.PLOTLY:
+                return frame("plotly-output", "Plotly chart", Json.write(value), true);
+            case MimePrecedence.HTML:
+                return frame("html-output", "HTML output", (String) value, false);
+            case MimePrecedence.MARKDOWN: {
+                HTMLElement box = Dom.el("div", "markdown-output");
+                Markdown.render(box, (String) value);
+                return box;
+            }
+            case MimePrecedence.LATEX: {
+                HTMLElement box = Dom.el("div", "latex-output");
+                Markdown.renderLatex(box, (String) value);
+                return box;
+            }
+            case MimePrecedence.SVG:
+                return ImageView.render("data:image/svg+xml;base64," + base64((String) value), "svg");
+            case MimePrecedence.PNG:
+                return ImageView.render("data:image/png;base64," + value, "png");
+            case MimePrecedence.JPEG:
+                return ImageView.render("data:image/jpeg;base64," + value, "jpg");
+            case MimePrecedence.GIF:
+                return ImageView.render("data:image/gif;base64," + value, "gif");
+            case MimePrecedence.JSON:
+                return JsonTreeView.render(value);
+            default:
+                return Dom.text("pre", "plain", (String) value);
         }
-        if (data.get("image/svg+xml") instanceof String svg) {
-            return image("data:image/svg+xml;base64," + base64(svg), "svg");
-        }
-        if (data.get("text/html") instanceof String html) {
-            return frame(html);
-        }
-        Object text = data.get("text/plain");
-        if (text == null) {
-            text = data.get("text/markdown");
-        }
-        return Dom.text("pre", "plain", text == null ? "" : String.valueOf(text));
     }
 
-    private static HTMLElement image(String src, String extension) {
-        HTMLElement box = Dom.el("figure", "image-output");
-        HTMLElement img = Dom.el("img", null);
-        img.setAttribute("src", src);
-        img.setAttribute("alt", "output image");
-        img.setAttribute("tabindex", "0");
-        img.addEventListener("click", e -> box.getClassList().toggle("enlarged"));
-        HTMLElement download = Dom.text("a", "btn small", "Download");
-        download.setAttribute("href", src);
-        download.setAttribute("download", "output." + extension);
-        box.appendChild(img);
-        box.appendChild(download);
-        return box;
-    }
-
-    /** HTML runs in /frame.html's opaque origin under its own CSP, never in the app's origin. */
-    private static HTMLElement frame(String html) {
-        HTMLElement frame = Dom.el("iframe", "html-output");
+    /**
+     * HTML and Plotly figures render in /frame.html's opaque origin under its own CSP, never in the
+     * app's origin; the frame is sized to the height it reports.
+     */
+    private static HTMLElement frame(String className, String title, String content, boolean plotly) {
+        HTMLElement frame = Dom.el("iframe", className);
         frame.setAttribute("sandbox", "allow-scripts");
         frame.setAttribute("src", "/frame.html");
-        frame.setAttribute("title", "HTML output");
+        frame.setAttribute("title", title);
         frame.setAttribute("referrerpolicy", "no-referrer");
-        Browser.sendWhenLoaded(frame, html);
+        if (plotly) {
+            Browser.sendPlotWhenLoaded(frame, content);
+        } else {
+            Browser.sendWhenLoaded(frame, content);
+        }
         FrameSizer.track(frame);
         return frame;
     }
