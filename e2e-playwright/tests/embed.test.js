@@ -75,7 +75,7 @@ test('two widgets on a page of another origin run code through run(), stream liv
     await page.goto(`http://127.0.0.1:${hostPort}/`);
     await page.evaluate(async () => {
       window.events = { a: [], b: [] };
-      const watch = (w, name) => ['ready', 'status', 'stream', 'display', 'file', 'finished', 'resize', 'codechange']
+      const watch = (w, name) => ['ready', 'status', 'stream', 'display', 'input_request', 'file', 'finished', 'resize', 'codechange']
         .forEach((t) => w.on(t, (m) => window.events[name].push({ ...m, at: performance.now() })));
       window.a = await CodeInterp.mount(document.getElementById('a'), { runtime: 'server', code: "print('from the fragment')" });
       window.b = await CodeInterp.mount(document.getElementById('b'), { runtime: 'browser', theme: 'light' });
@@ -118,6 +118,16 @@ test('two widgets on a page of another origin run code through run(), stream liv
     assert.equal(local.ready.runtime, 'browser');
     assert.equal(local.missing.success, false);
     assert.equal(local.missing.error.name, 'NameError');
+    // input(): the host hears input_request; the visitor answers in the widget's own input box
+    const asking = page.evaluate(() => a.run("name = input('name? ')\nprint('hello', name)"));
+    const askingFrame = widgetFrame(page, 'server');
+    await askingFrame.getByTestId('input-field').fill('Ada');
+    await askingFrame.getByTestId('input-field').press('Enter');
+    const answered = await asking;
+    assert.equal(answered.status, 'ok');
+    assert.match(answered.stdout, /hello Ada\n$/);
+    const asked = await page.evaluate(() => events.a.filter((e) => e.type === 'input_request').map((e) => ({ prompt: e.prompt, password: e.password })));
+    assert.deepEqual(asked, [{ prompt: 'name? ', password: false }]);
     // JavaScript in both runtimes, each language with its own state; bash on the server only
     const other = await page.evaluate(async () => ({
       js: [(await a.run('let n = 6', { language: 'javascript' })).status, (await a.run('console.log(n * 7)', { language: 'javascript' })).stdout,

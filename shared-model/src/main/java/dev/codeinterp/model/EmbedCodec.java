@@ -106,6 +106,13 @@ public final class EmbedCodec {
                 m.put("status", f.status());
                 break;
             }
+            case INPUT_REQUEST: {
+                EmbedMessage.InputRequest r = (EmbedMessage.InputRequest) message;
+                m.put("id", r.id());
+                m.put("prompt", r.prompt());
+                m.put("password", r.password());
+                break;
+            }
             case FILE: {
                 EmbedMessage.FileWritten f = (EmbedMessage.FileWritten) message;
                 m.put("id", f.id());
@@ -199,6 +206,8 @@ public final class EmbedCodec {
                 return new EmbedMessage.Display(optId(o), o.object("data").asMap());
             case FINISHED:
                 return new EmbedMessage.Finished(optId(o), o.string("status"));
+            case INPUT_REQUEST:
+                return new EmbedMessage.InputRequest(optId(o), o.string("prompt"), o.optBoolean("password", false));
             case FILE:
                 return new EmbedMessage.FileWritten(optId(o), o.string("name"), o.integer("size"), o.string("mime"));
             case RESIZE:

@@ -23,7 +23,7 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
     /** What the widget sends the host. */
     sealed interface FromWidget extends EmbedMessage
             permits Hello, Ready, StatusChange, Stream, Display, Finished, Resize, CodeChange, Reply, Failure, FileList,
-            FileContent, FileWritten {
+            FileContent, FileWritten, InputRequest {
     }
 
     /** Runs a cell; answered by a {@link Reply} whose {@code result} has the REST one-shot shape. */
@@ -105,6 +105,11 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
         public Type type() { return Type.FINISHED; }
     }
 
+    /** A cell ({@code id}: the run's request id, or null) waits for its {@code input()}: the widget shows an input box. */
+    record InputRequest(String id, String prompt, boolean password) implements FromWidget {
+        public Type type() { return Type.INPUT_REQUEST; }
+    }
+
     /** A cell ({@code id}: the run's request id, or null) created or changed a workspace file; {@code getFile} reads it. */
     record FileWritten(String id, String name, long size, String mime) implements FromWidget {
         public Type type() { return Type.FILE; }
@@ -133,7 +138,7 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
         RUN("run"), SET_CODE("setCode"), GET_CODE("getCode"), SET_THEME("setTheme"), SET_OPTIONS("setOptions"),
         RESET("reset"), PUT_FILE("putFile"), LIST_FILES("listFiles"), GET_FILE("getFile"), FILE_LIST("files"),
         FILE_CONTENT("fileContent"), HELLO("hello"), READY("ready"), STATUS("status"), STREAM("stream"), DISPLAY("display"),
-        FINISHED("finished"), RESIZE("resize"), CODE_CHANGE("codechange"), REPLY("reply"), FAILURE("error"), FILE("file");
+        FINISHED("finished"), RESIZE("resize"), CODE_CHANGE("codechange"), REPLY("reply"), FAILURE("error"), FILE("file"), INPUT_REQUEST("input_request");
 
         private final String wire;
 

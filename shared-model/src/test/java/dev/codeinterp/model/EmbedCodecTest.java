@@ -30,6 +30,8 @@ class EmbedCodecTest {
                 new EmbedMessage.Display("1", Map.of("text/plain", "<Figure>")),
                 new EmbedMessage.Finished("1", "ok"),
                 new EmbedMessage.FileWritten("1", "chart.png", 2048, "image/png"),
+                new EmbedMessage.InputRequest("1", "name? ", false),
+                new EmbedMessage.InputRequest(null, "Password: ", true),
                 new EmbedMessage.Resize(240),
                 new EmbedMessage.CodeChange("y = 2"),
                 new EmbedMessage.Reply("1", result, null),

@@ -27,7 +27,7 @@ import org.teavm.jso.dom.html.HTMLElement;
  */
 public final class EmbedApp implements Interpreter.Listener, Composer.Actions, SessionStarter.Listener {
     private static final String CAPABILITIES = "run,setCode,getCode,setTheme,setOptions,reset,"
-            + "ready,status,stream,display,file,finished,resize,codechange";
+            + "ready,status,stream,display,input_request,file,finished,resize,codechange";
 
     private final EmbedOptions options = EmbedOptions.fromFragment();
     private final HTMLElement root = Dom.el("div", "embed");

@@ -23,6 +23,10 @@ final class HostEvents {
                 Event.Artifact a = (Event.Artifact) event;
                 return new EmbedMessage.FileWritten(id, a.name(), a.size(), a.mime());
             }
+            case INPUT_REQUEST: { // the widget shows the input box; the host may point its visitor to it
+                Event.InputRequest r = (Event.InputRequest) event;
+                return new EmbedMessage.InputRequest(id, r.prompt(), r.password());
+            }
             case FINISHED:
                 return new EmbedMessage.Finished(id, ((Event.Finished) event).status().wire());
             default:
