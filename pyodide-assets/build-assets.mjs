@@ -4,7 +4,8 @@
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
 //   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker's modules, the host module,
 //                                  python-files.json (the Python files the worker installs), the
-//                                  JavaScript worker and its libraries (acorn.js, inspect.js)
+//                                  JavaScript worker and its libraries (acorn.js, inspect.js,
+//                                  repl_rewrite.js: the runner's cell rewrite, shared with node_repl.js)
 //   <out>/runtime/codeinterp_runner/<module>.py[.gz]   the runner package
 //
 // Compressible files are stored gzipped only (level 9, done once here instead of per request);
@@ -65,6 +66,8 @@ runtime.push(['inspect.js', Buffer.from('self.codeinterpInspect = (function () {
   + 'var module = { exports: {} }; var require = function () { return {}; };\n'
   + readFileSync(join(here, 'node_modules', 'object-inspect', 'index.js'), 'utf8')
   + '\nreturn module.exports;\n})();\n')]);
+// The cell rewrite node_repl.js uses too (one home, in the runner package): it sets self.codeinterpReplRewrite.
+runtime.push(['repl_rewrite.js', readFileSync(join(runnerDir, 'repl_rewrite.js'))]);
 // Every module of the runner package and its folders (the IPython shim in shims/), in a fixed
 // order (bytecode and anything else stay behind).
 for (const name of pythonModules(runnerDir)) {

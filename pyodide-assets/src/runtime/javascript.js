@@ -17,7 +17,7 @@
       const base = frame.config.runtimeURL;
       // As for Python: an opaque origin may start a worker only from a blob: URL of its own; the
       // worker inherits this page's CSP and loads our scripts from the runtime path.
-      const source = `importScripts(${['acorn.js', 'inspect.js', 'js-worker.js'].map((f) => JSON.stringify(base + f)).join(', ')});\n`;
+      const source = `importScripts(${['acorn.js', 'inspect.js', 'repl_rewrite.js', 'js-worker.js'].map((f) => JSON.stringify(base + f)).join(', ')});\n`;
       const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
       const started = new Worker(url, { name: 'codeinterp-javascript' });
       setTimeout(() => URL.revokeObjectURL(url), 60000);

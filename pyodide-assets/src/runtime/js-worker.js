@@ -1,12 +1,13 @@
 // Local mode's JavaScript interpreter: a classic worker that javascript.js starts from a blob: URL
-// in the same opaque, zero-egress frame as Python (it inherits the frame's CSP), after acorn.js
-// and inspect.js (object-inspect). It runs cells with REPL semantics as close to server mode's
-// node_repl.js as a browser allows: one global scope for the worker's life, top-level const/let/
-// class rewritten (with acorn) so a later cell may declare them again, top-level await,
-// console.log/info/debug as stdout and console.error/warn as stderr, streamed while the cell runs,
-// the last expression's value as execute_result (text/plain by object-inspect, plus
-// application/json for plain data), errors with the cell's own frames only. Each cell is a classic
-// script loaded with importScripts from a blob: URL (never eval: the CSP forbids it).
+// in the same opaque, zero-egress frame as Python (it inherits the frame's CSP), after acorn.js,
+// inspect.js (object-inspect) and repl_rewrite.js (the runner's cell rewrite). It runs cells with
+// REPL semantics as close to server mode's node_repl.js as a browser allows: one global scope for
+// the worker's life, top-level const/let/class rewritten (with acorn) so a later cell may declare
+// them again, top-level await, console.log/info/debug as stdout and console.error/warn as stderr,
+// streamed while the cell runs, the last expression's value as execute_result (text/plain by
+// object-inspect, plus application/json for plain data), errors with the cell's own frames only.
+// Each cell is a classic script loaded with importScripts from a blob: URL (never eval: the CSP
+// forbids it).
 //
 // Speaks runner lines to the frame ({kind: 'line', line}), which owns the timeout, the cap and
 // interrupts: an interrupt terminates this worker, so its variables are lost (node_repl.js keeps
@@ -16,6 +17,7 @@
 
   const acorn = self.acorn;
   const inspect = self.codeinterpInspect;
+  const { rewriteCell, isPlainData } = self.codeinterpReplRewrite;
   const RESULT = '__codeinterp_result__';
   const FLUSH_MS = 30; // stream text is gathered this long, so a chatty loop costs few messages
 
@@ -140,94 +142,17 @@
   }
 
   /**
-   * The cell rewritten as node_repl.js does: top-level const/let/class become var-like globals, so
-   * a later cell may declare them again; the last expression statement's value is kept. With
-   * top-level await the body runs in an async function whose last expression is returned, its
+   * The cell with REPL semantics (repl_rewrite.js, shared with node_repl.js); the last expression's
+   * value goes to self[RESULT]. With top-level await the body runs in an async function, its
    * declarations hoisted to globals first. Prefixes stay on the first line, so line numbers in
    * errors are the cell's own.
    */
   function rewrite(code) {
-    let ast;
-    try {
-      ast = acorn.parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true,
-        allowReturnOutsideFunction: false, allowHashBang: true });
-    } catch (error) {
-      return { script: code, async: false, syntaxError: error }; // the browser's own message, acorn's place
+    const { prelude, body, async, syntaxError } = rewriteCell(acorn, code, `self.${RESULT}`);
+    if (syntaxError) {
+      return { script: code, async: false, syntaxError }; // the browser's own message, acorn's place
     }
-    const hasAwait = containsTopLevelAwait(ast);
-    const edits = [];
-    const names = [];
-    for (const node of ast.body) {
-      if (node.type === 'VariableDeclaration' && node.kind !== 'var') {
-        if (hasAwait) {
-          for (const d of node.declarations) collectNames(d.id, names);
-          const parts = node.declarations.filter((d) => d.init)
-            .map((d) => '(' + code.slice(d.id.start, d.id.end) + ' = ' + code.slice(d.init.start, d.init.end) + ')');
-          edits.push([node.start, node.end, parts.length ? 'void (' + parts.join(', ') + ');' : ';']);
-        } else {
-          edits.push([node.start, node.start + node.kind.length, 'var']);
-        }
-      } else if (node.type === 'ClassDeclaration' || (hasAwait && node.type === 'FunctionDeclaration')) {
-        names.push(node.id.name);
-        edits.push([node.start, node.end, (hasAwait ? '' : 'var ') + node.id.name + ' = ' + code.slice(node.start, node.end) + ';']);
-      } else if (hasAwait && node.type === 'VariableDeclaration') {
-        for (const d of node.declarations) collectNames(d.id, names);
-        edits.push([node.start, node.start + 3, '']);
-      }
-    }
-    const last = ast.body[ast.body.length - 1];
-    if (last && last.type === 'ExpressionStatement') {
-      const expression = '(' + code.slice(last.expression.start, last.expression.end) + ')';
-      edits.push([last.start, last.end, hasAwait ? `return ${expression};` : `self.${RESULT} = ${expression};`]);
-    }
-    let out = code;
-    for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) {
-      out = out.slice(0, start) + text + out.slice(end);
-    }
-    if (!hasAwait) {
-      return { script: out, async: false };
-    }
-    const prelude = names.length ? 'var ' + [...new Set(names)].join(', ') + '; ' : '';
-    return { prelude, script: `self.${RESULT} = (async () => {${out}\n})();`, async: true };
-  }
-
-  function collectNames(pattern, names) {
-    if (!pattern) return;
-    switch (pattern.type) {
-      case 'Identifier': names.push(pattern.name); break;
-      case 'ObjectPattern': pattern.properties.forEach((p) => collectNames(p.type === 'RestElement' ? p.argument : p.value, names)); break;
-      case 'ArrayPattern': pattern.elements.forEach((e) => collectNames(e, names)); break;
-      case 'RestElement': collectNames(pattern.argument, names); break;
-      case 'AssignmentPattern': collectNames(pattern.left, names); break;
-      default: break;
-    }
-  }
-
-  function containsTopLevelAwait(ast) {
-    let found = false;
-    const visit = (node) => {
-      if (found || !node || typeof node.type !== 'string') return;
-      if (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) { found = true; return; }
-      if (/Function/.test(node.type) || node.type === 'ClassBody') return; // their awaits are their own
-      for (const key of Object.keys(node)) {
-        const child = node[key];
-        if (Array.isArray(child)) child.forEach(visit); else if (child && typeof child === 'object') visit(child);
-      }
-    };
-    ast.body.forEach(visit);
-    return found;
-  }
-
-  function isPlainData(value, depth = 0) {
-    if (depth > 20) return false;
-    if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-    if (typeof value === 'number') return Number.isFinite(value);
-    if (Array.isArray(value)) return value.every((v) => isPlainData(v, depth + 1));
-    if (typeof value === 'object') {
-      const proto = Object.getPrototypeOf(value);
-      return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isPlainData(v, depth + 1));
-    }
-    return false;
+    return async ? { prelude, script: `self.${RESULT} = (async () => {${body}\n})();`, async } : { script: body, async };
   }
 
   /**

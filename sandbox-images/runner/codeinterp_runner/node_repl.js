@@ -8,6 +8,7 @@ const readline = require('readline');
 const util = require('util');
 const vm = require('vm');
 const { createRequire } = require('module');
+const { rewriteCell, isPlainData } = require('./repl_rewrite.js');
 
 const controlFd = Number(process.argv[2]);
 const send = (message) => fs.writeSync(controlFd, JSON.stringify(message) + '\n');
@@ -30,89 +31,14 @@ process.on('uncaughtException', (e) => process.stderr.write('Uncaught ' + util.i
 process.on('unhandledRejection', (e) => process.stderr.write('Unhandled promise rejection: ' + util.inspect(e) + '\n'));
 
 /**
- * The cell rewritten as Node's REPL does: top-level const/let/class become var-like globals, so a
- * later cell may declare them again; with top-level await the body runs in an async function whose
- * last expression is returned, its declarations hoisted to globals first.
+ * The cell with REPL semantics (repl_rewrite.js); with top-level await, its body runs in an async
+ * function whose declarations the prelude hoists to globals first.
  */
 function rewrite(code) {
   if (!acorn) return { script: code, async: false };
-  let ast;
-  try {
-    ast = acorn.parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowAwaitOutsideFunction: true,
-                              allowReturnOutsideFunction: false, allowHashBang: true });
-  } catch (e) {
-    return { script: code, async: false }; // let V8 report the syntax error with its own message
-  }
-  const hasAwait = containsTopLevelAwait(ast);
-  const edits = [];
-  const names = [];
-  for (const node of ast.body) {
-    if (node.type === 'VariableDeclaration' && node.kind !== 'var') {
-      if (hasAwait) {
-        for (const d of node.declarations) collectNames(d.id, names);
-        // `const {a} = x;` -> `void ({a} = x);`; declarations without a value stay undefined
-        const parts = node.declarations.filter((d) => d.init)
-          .map((d) => '(' + code.slice(d.id.start, d.id.end) + ' = ' + code.slice(d.init.start, d.init.end) + ')');
-        edits.push([node.start, node.end, parts.length ? 'void (' + parts.join(', ') + ');' : ';']);
-      } else {
-        edits.push([node.start, node.start + node.kind.length, 'var']);
-      }
-    } else if (node.type === 'ClassDeclaration' || (hasAwait && node.type === 'FunctionDeclaration')) {
-      names.push(node.id.name);
-      const decl = code.slice(node.start, node.end);
-      edits.push([node.start, node.end, (hasAwait ? '' : 'var ') + node.id.name + ' = ' + decl + ';']);
-    } else if (hasAwait && node.type === 'VariableDeclaration') {
-      for (const d of node.declarations) collectNames(d.id, names);
-      edits.push([node.start, node.start + 3, '']);
-    }
-  }
-  const last = ast.body[ast.body.length - 1];
-  if (hasAwait && last && last.type === 'ExpressionStatement') {
-    edits.push([last.start, last.end, 'return (' + code.slice(last.expression.start, last.expression.end) + ');']);
-  }
-  let out = code;
-  for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
-  if (!hasAwait) return { script: out, async: false };
-  const prelude = names.length ? 'var ' + [...new Set(names)].join(', ') + ';\n' : '';
-  return { prelude, script: '(async () => {\n' + out + '\n})()', async: true };
-}
-
-function collectNames(pattern, names) {
-  if (!pattern) return;
-  switch (pattern.type) {
-    case 'Identifier': names.push(pattern.name); break;
-    case 'ObjectPattern': pattern.properties.forEach((p) => collectNames(p.type === 'RestElement' ? p.argument : p.value, names)); break;
-    case 'ArrayPattern': pattern.elements.forEach((e) => collectNames(e, names)); break;
-    case 'RestElement': collectNames(pattern.argument, names); break;
-    case 'AssignmentPattern': collectNames(pattern.left, names); break;
-  }
-}
-
-function containsTopLevelAwait(ast) {
-  let found = false;
-  const visit = (node) => {
-    if (found || !node || typeof node.type !== 'string') return;
-    if (node.type === 'AwaitExpression' || (node.type === 'ForOfStatement' && node.await)) { found = true; return; }
-    if (/Function/.test(node.type) || node.type === 'ClassBody') return; // their awaits are their own
-    for (const key of Object.keys(node)) {
-      const child = node[key];
-      if (Array.isArray(child)) child.forEach(visit); else if (child && typeof child === 'object') visit(child);
-    }
-  };
-  ast.body.forEach(visit);
-  return found;
-}
-
-function isPlainData(value, depth = 0) {
-  if (depth > 20) return false;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every((v) => isPlainData(v, depth + 1));
-  if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value);
-    return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => isPlainData(v, depth + 1));
-  }
-  return false;
+  // a cell acorn cannot parse comes back as it is: V8 reports the syntax error with its own message
+  const { prelude, body, async } = rewriteCell(acorn, code);
+  return async ? { prelude, script: '(async () => {\n' + body + '\n})()', async } : { script: body, async };
 }
 
 function describe(error, filename) {
