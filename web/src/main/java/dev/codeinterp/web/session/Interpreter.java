@@ -45,6 +45,18 @@ public interface Interpreter {
 
     void interrupt();
 
+    /**
+     * Sends a plain-language prompt to the assistant (server mode: the session's own model loop), or
+     * returns false if it cannot be sent now; a refusal comes back through {@link Listener#onRefused}.
+     */
+    default boolean prompt(String text) {
+        return false;
+    }
+
+    /** Stops the assistant's turn: its model request and the cell it runs. */
+    default void stop() {
+    }
+
     void restart();
 
     /** Stops delivering events and lets go of the interpreter's resources. */
