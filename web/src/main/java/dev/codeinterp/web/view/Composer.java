@@ -161,17 +161,10 @@ public final class Composer {
     }
 
     private void showMode() {
+        ComposerMode.label(asking(), editor, run);
         if (asking()) {
-            editor.setAttribute("aria-label", "Question for the assistant");
-            editor.setAttribute("placeholder", "Ask in plain language, e.g. what is the trend in sales.csv?   — Enter to send, Shift+Enter for a new line");
-            Dom.setText(run, "Send");
-            run.setAttribute("title", "Send to the assistant (Enter)");
-            run.setAttribute("aria-label", "Send to the assistant (Enter)");
             rehighlight();
         } else {
-            Dom.setText(run, "Run");
-            run.setAttribute("title", "Run the cell (Shift+Enter)");
-            run.setAttribute("aria-label", "Run the cell (Shift+Enter)");
             setLanguage(language);
         }
     }

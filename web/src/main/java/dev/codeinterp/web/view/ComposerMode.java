@@ -64,4 +64,17 @@ public final class ComposerMode {
         code.setAttribute("aria-pressed", String.valueOf(kind == Kind.CODE));
         ask.setAttribute("aria-pressed", String.valueOf(kind == Kind.ASK));
     }
+
+    /** Labels the editor and the send button for prose or code (the code labels of the editor come with its language). */
+    static void label(boolean asking, HTMLElement editor, HTMLElement send) {
+        String action = asking ? "Send to the assistant (Enter)" : "Run the cell (Shift+Enter)";
+        Dom.setText(send, asking ? "Send" : "Run");
+        send.setAttribute("title", action);
+        send.setAttribute("aria-label", action);
+        if (asking) {
+            editor.setAttribute("aria-label", "Question for the assistant");
+            editor.setAttribute("placeholder",
+                    "Ask in plain language, e.g. what is the trend in sales.csv?   — Enter to send, Shift+Enter for a new line");
+        }
+    }
 }
