@@ -99,7 +99,7 @@ async function scriptedEndpoint(code) {
         return;
       }
       const args = JSON.stringify({ code, language: 'python' });
-      res.end(chunk({ content: 'Running it.' })
+      res.end(chunk({ content: 'Running it. <img src=x onerror="window.__pwned=1">' })
         + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 10) } }] })
         + chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(10) } }] })
         + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
@@ -109,14 +109,26 @@ async function scriptedEndpoint(code) {
   return { baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, close: () => new Promise((r) => http.close(r)) };
 }
 
-test('Stop during the tool call interrupts the cell and ends the turn', async () => {
+test('Stop during the tool call interrupts the cell and ends the turn; markup in prompts and answers stays text', async () => {
   const endpoint = await scriptedEndpoint("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
   const server = await startServer({ CODEINTERP_LLM_BASE_URL: endpoint.baseUrl, CODEINTERP_LLM_MODEL: 'scripted' });
   const { context, page } = await openApp(server.url);
   try {
-    await ask(page, 'Sleep for a minute.');
+    await ask(page, 'Sleep for a minute. <b>not bold</b>');
     const cell = page.getByTestId('assistant-turn').getByTestId('turn');
     await outputs(cell, 'stream').filter({ hasText: 'sleeping' }).waitFor({ timeout: 30000 });
+    assert.equal(await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(), 'Sleep for a minute. <b>not bold</b>');
+    assert.equal(await page.getByTestId('assistant-text').innerText(), 'Running it. <img src=x onerror="window.__pwned=1">');
+    assert.equal(await page.locator('.assistant-turn img, .prompt-turn b').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+    // a second prompt while the first is answered is refused and given back, not lost
+    await page.getByTestId('composer').fill('And another thing');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('status').filter({ hasText: 'still answering' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.getByTestId('composer').inputValue(), 'And another thing');
+    assert.equal(await page.getByTestId('prompt-turn').count(), 1);
+
     const stop = page.getByTestId('stop-assistant');
     assert.equal(await stop.isVisible(), true, 'Stop shows while the assistant works');
     const stopped = Date.now();
