@@ -250,7 +250,7 @@ public final class Composer {
         String key = e.getKey();
         if (asking()) {
             // prose: Enter sends, Shift+Enter is a new line, Tab leaves the editor as usual
-            if ("Enter".equals(key) && !e.isShiftKey()) {
+            if ("Enter".equals(key) && !e.isShiftKey() && !ComposerMode.composing(e)) {
                 e.preventDefault();
                 submit();
             }

@@ -1,5 +1,7 @@
 package dev.codeinterp.web.view;
 
+import org.teavm.jso.JSBody;
+import org.teavm.jso.dom.events.KeyboardEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
 /**
@@ -77,4 +79,8 @@ public final class ComposerMode {
                     "Ask in plain language, e.g. what is the trend in sales.csv?   — Enter to send, Shift+Enter for a new line");
         }
     }
+
+    /** An Enter that confirms an input method's composition (Chinese, Japanese, …) must not send the prompt. */
+    @JSBody(params = "e", script = "return !!e.isComposing;")
+    static native boolean composing(KeyboardEvent e);
 }
