@@ -35,7 +35,8 @@ export async function startLlamaServer() {
     const deadline = Date.now() + 60000;
     for (;;) {
       try {
-        if ((await fetch(origin + '/health')).status === 200) break;
+        // a timeout on each try: Docker's port proxy can hold a connection open while llama-server is not listening yet
+        if ((await fetch(origin + '/health', { signal: AbortSignal.timeout(2000) })).status === 200) break;
       } catch { /* still starting */ }
       if (Date.now() > deadline) throw new Error('llama-server did not become healthy: ' + run('docker', ['logs', '--tail', '40', id], 30000));
       await new Promise((r) => setTimeout(r, 200));

@@ -162,6 +162,7 @@ public final class Composer {
 
     private void showMode() {
         ComposerMode.label(asking(), editor, run);
+        ComposerMode.dress(asking(), root, picker);
         if (asking()) {
             rehighlight();
         } else {

@@ -80,6 +80,18 @@ public final class ComposerMode {
         }
     }
 
+    /** Prose in the editor's font of prose, and no language picker while asking (the assistant picks the language). */
+    static void dress(boolean asking, HTMLElement composer, HTMLElement picker) {
+        if (asking) {
+            composer.getClassList().add("asking");
+        } else {
+            composer.getClassList().remove("asking");
+        }
+        if (picker != null) {
+            picker.getStyle().setProperty("display", asking ? "none" : "");
+        }
+    }
+
     /** An Enter that confirms an input method's composition (Chinese, Japanese, …) must not send the prompt. */
     @JSBody(params = "e", script = "return !!e.isComposing;")
     static native boolean composing(KeyboardEvent e);
