@@ -25,7 +25,8 @@ import java.util.List;
  * a {@code protocol_error} (nothing queued), so a protocol error goes to the oldest unanswered cell
  * and gives it back to the listener. A cell sent on a socket that dropped before its answer is
  * never sent again: the next welcome's replay shows whether the server took it, and if not it is
- * given back.
+ * given back. A prompt is answered by its {@code prompt} event or a {@code protocol_error} (e.g. the
+ * assistant is still answering): a refusal with no cell waiting goes to the oldest unanswered prompt.
  */
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
