@@ -1,10 +1,15 @@
 package dev.codeinterp.server;
 
+import dev.codeinterp.model.AssistantStatus;
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.model.notebook.ImportedNotebook;
 import dev.codeinterp.model.notebook.NotebookCell;
+import dev.codeinterp.model.notebook.NotebookExport;
 import dev.codeinterp.model.notebook.NotebookImport;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +148,18 @@ class NotebookTest {
         assertThat(app.get("/api/v1/sessions/" + s.id() + "/notebook.ipynb", null).status()).isEqualTo(404);
         assertThat(app.get("/api/v1/sessions/" + s.id() + "/notebook.ipynb", "not-the-token").status()).isEqualTo(404);
         assertThat(app.get("/api/v1/sessions/no-such-session/notebook.ipynb", s.token()).status()).isEqualTo(404);
+    }
+
+    @Test
+    void an_assistant_turn_exports_as_markdown_cells_that_nbformat_validates() throws Exception {
+        List<SessionEvent> events = new ArrayList<>();
+        events.add(new SessionEvent(1, "a1", 1L, new Event.Prompt("What is 6 * 7? <script>alert(1)</script>")));
+        events.add(new SessionEvent(2, "c1", 2L, new Event.Queued("print(6 * 7)")));
+        events.add(new SessionEvent(3, "a1", 3L, new Event.ToolCall("call-1", "run_code", "{}", "c1")));
+        events.add(new SessionEvent(4, "c1", 4L, new Event.Stream(StreamName.STDOUT, "42\n")));
+        events.add(new SessionEvent(5, "a1", 5L, new Event.AssistantText("The answer is 42.")));
+        events.add(new SessionEvent(6, "a1", 6L, new Event.AssistantDone(AssistantStatus.ANSWERED, null)));
+        assertThat(nbformatValidates(NotebookExport.of(events))).isEqualTo("4.5 3 python3");
     }
 
     /** Runs nbformat.read + nbformat.validate on the file; answers "minor-version cells kernel" from Python's reading. */

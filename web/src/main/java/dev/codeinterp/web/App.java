@@ -10,6 +10,7 @@ import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.server.ServerSession;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
+import dev.codeinterp.web.view.ComposerMode;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
 import dev.codeinterp.web.view.FilesPanel;
@@ -34,6 +35,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private final Composer composer = new Composer(this, true);
     /** The language picked for the open conversation (kept per conversation), or null: its last cell's. */
     private final ConversationLanguage language = new ConversationLanguage();
+    private final AssistantOffer assistantOffer = new AssistantOffer(composer);
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final NotebookButtons notebookButtons = new NotebookButtons(status, () -> this.interpreter, this);
@@ -173,6 +175,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         status.problem(null);
         status.clearLastRun();
         composer.setRunning(false);
+        assistantOffer.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
         next.connect(this);
     }
 
@@ -251,6 +254,25 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     }
 
     @Override
+    public void ask(String text) {
+        if (interpreter == null || !interpreter.prompt(text)) {
+            giveBack(List.of(text), "Not connected to the session yet; your question is back in the composer.");
+        }
+    }
+
+    @Override
+    public void stop() {
+        if (interpreter != null) {
+            interpreter.stop();
+        }
+    }
+
+    @Override
+    public void modePicked(ComposerMode.Kind kind) {
+        assistantOffer.picked(kind);
+    }
+
+    @Override
     public void restart() {
         if (interpreter != null) {
             interpreter.restart();
@@ -265,6 +287,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
+        if (event.event() instanceof Event.Prompt || event.event() instanceof Event.AssistantDone) {
+            composer.setAssistantRunning(event.event() instanceof Event.Prompt);
+        }
         if (event.event() instanceof Event.Queued q) {
             pending.accepted(q.code());
             Language own = language.queued(q.language());

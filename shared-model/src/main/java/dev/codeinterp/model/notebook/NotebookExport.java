@@ -1,5 +1,7 @@
 package dev.codeinterp.model.notebook;
 
+import dev.codeinterp.model.AssistantStatus;
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.json.Json;
@@ -14,7 +16,8 @@ import java.util.Map;
  * cells were queued, with its outputs, execution count and language. Built from the stored events
  * alone, so the server's endpoint and local mode (from its IndexedDB history) write the same file.
  * Feed it every event of the session in seq order; events of no cell (a restart while idle) are
- * left out.
+ * left out. An assistant turn becomes markdown cells: the prompt as "**You:** …", and the assistant's
+ * words as they came, a new cell after each code cell it ran, so the notebook reads in the order it happened.
  */
 public final class NotebookExport {
     public static final int NBFORMAT = 4;
@@ -23,6 +26,14 @@ public final class NotebookExport {
     public static final String MIME = "application/x-ipynb+json";
 
     private final Map<String, NotebookCellDraft> cells = new LinkedHashMap<>();
+    /** Every cell, code ({@link NotebookCellDraft}) or markdown ({@link NotebookMarkdownDraft}), in the order it began. */
+    private final List<Object> order = new ArrayList<>();
+    /** Preferred ids of the cells in {@link #order}. */
+    private final List<String> orderIds = new ArrayList<>();
+    /** The answer cell each assistant turn is writing into, by the turn's execution id. */
+    private final Map<String, NotebookMarkdownDraft> answers = new LinkedHashMap<>();
+    /** How many answer cells each assistant turn has begun (they are named -answer, -answer-2, …). */
+    private final Map<String, Integer> answerPieces = new LinkedHashMap<>();
 
     /** The name a conversation's notebook is saved under: codeinterp-&lt;first 8 characters of its id&gt;.ipynb. */
     public static String fileName(String conversationId) {
@@ -47,17 +58,35 @@ public final class NotebookExport {
         switch (e.event().type()) {
             case QUEUED:
                 if (!cells.containsKey(e.executionId())) {
-                    cells.put(e.executionId(), new NotebookCellDraft((dev.codeinterp.model.Event.Queued) e.event()));
+                    NotebookCellDraft cell = new NotebookCellDraft((Event.Queued) e.event());
+                    cells.put(e.executionId(), cell);
+                    begin(e.executionId(), cell);
                 }
                 break;
             case UPDATE_DISPLAY_DATA: {
                 // the display it replaces may be in an earlier cell, as in Jupyter: the latest one showing that id
-                dev.codeinterp.model.Event.UpdateDisplayData u = (dev.codeinterp.model.Event.UpdateDisplayData) e.event();
+                Event.UpdateDisplayData u = (Event.UpdateDisplayData) e.event();
                 List<NotebookCellDraft> drafts = new ArrayList<>(cells.values());
                 for (int i = drafts.size() - 1; i >= 0; i--) {
                     if (drafts.get(i).update(u)) {
                         break;
                     }
+                }
+                break;
+            }
+            case PROMPT:
+                begin(e.executionId() + "-prompt",
+                        new NotebookMarkdownDraft("user", "**You:** " + ((Event.Prompt) e.event()).text()));
+                break;
+            case ASSISTANT_TEXT:
+                answer(e.executionId()).append(((Event.AssistantText) e.event()).text());
+                break;
+            case ASSISTANT_DONE: {
+                Event.AssistantDone done = (Event.AssistantDone) e.event();
+                if (done.status() != AssistantStatus.ANSWERED) {
+                    NotebookMarkdownDraft answer = answer(e.executionId());
+                    answer.append((answer.isBlank() ? "" : "\n\n") + "*The assistant stopped (" + done.status().wire() + ")"
+                            + (done.message() == null || done.message().isBlank() ? "" : ": " + done.message()) + "*");
                 }
                 break;
             }
@@ -70,6 +99,24 @@ public final class NotebookExport {
         }
     }
 
+    private void begin(String preferredId, Object cell) {
+        order.add(cell);
+        orderIds.add(preferredId);
+    }
+
+    /** The assistant turn's answer cell to write into: a new one when another cell began since its last words. */
+    private NotebookMarkdownDraft answer(String turnId) {
+        NotebookMarkdownDraft answer = answers.get(turnId);
+        if (answer == null || order.get(order.size() - 1) != answer) {
+            int pieces = answerPieces.merge(turnId, 1, Integer::sum);
+            answer = new NotebookMarkdownDraft("assistant", "");
+            answers.put(turnId, answer);
+            begin(turnId + "-answer" + (pieces == 1 ? "" : "-" + pieces), answer);
+        }
+        return answer;
+    }
+
+    /** How many code cells (executions) the notebook has. */
     public int cellCount() {
         return cells.size();
     }
@@ -86,10 +133,14 @@ public final class NotebookExport {
         metadata.put("language_info", NotebookLanguage.languageInfo(language));
         List<Object> out = new ArrayList<>();
         List<String> ids = new ArrayList<>();
-        for (Map.Entry<String, NotebookCellDraft> cell : cells.entrySet()) {
-            String id = cellId(cell.getKey(), ids);
+        for (int i = 0; i < order.size(); i++) {
+            Object cell = order.get(i);
+            if (cell instanceof NotebookMarkdownDraft text && text.isBlank()) {
+                continue;
+            }
+            String id = cellId(orderIds.get(i), ids);
             ids.add(id);
-            out.add(cell.getValue().toCell(id));
+            out.add(cell instanceof NotebookCellDraft code ? code.toCell(id) : ((NotebookMarkdownDraft) cell).toCell(id));
         }
         Map<String, Object> notebook = new LinkedHashMap<>();
         notebook.put("nbformat", (long) NBFORMAT);

@@ -1,5 +1,6 @@
 package dev.codeinterp.model.notebook;
 
+import dev.codeinterp.model.AssistantStatus;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
@@ -167,5 +168,42 @@ class NotebookExportTest {
         assertThat(back.cells()).containsExactly(new NotebookCell("import os\nprint(os.getcwd())\n", Language.PYTHON),
                 new NotebookCell("ls", Language.BASH));
         assertThat(back.cellsWithOutputs()).isEqualTo(1);
+    }
+
+    @Test
+    void an_assistant_turn_exports_as_markdown_around_the_code_cell_it_ran() {
+        emit("a1", new Event.Prompt("What is 6 * 7?"));
+        emit("a1", new Event.AssistantText("Let me "));
+        emit("a1", new Event.AssistantText("compute it."));
+        emit("c1", new Event.Queued("print(6 * 7)"));
+        emit("a1", new Event.ToolCall("call-1", "run_code", "{\"code\":\"print(6 * 7)\"}", "c1"));
+        emit("c1", new Event.Started(1));
+        emit("c1", new Event.Stream(StreamName.STDOUT, "42\n"));
+        emit("c1", new Event.Finished(Status.OK, 1L, 5L, 4L, null));
+        emit("a1", new Event.ToolResult("call-1", "status: ok\nstdout:\n42\n"));
+        emit("a1", new Event.AssistantText("The code printed 42, "));
+        emit("a1", new Event.AssistantText("so the answer is 42."));
+        emit("a1", new Event.AssistantDone(AssistantStatus.ANSWERED, null));
+
+        List<Map<String, Object>> cells = list(exported().get("cells"));
+        assertThat(cells).extracting(c -> c.get("cell_type")).containsExactly("markdown", "markdown", "code", "markdown");
+        assertThat(cells).extracting(c -> c.get("source")).containsExactly("**You:** What is 6 * 7?", "Let me compute it.",
+                "print(6 * 7)", "The code printed 42, so the answer is 42.");
+        assertThat(cells).extracting(c -> c.get("id")).containsExactly("a1-prompt", "a1-answer", "c1", "a1-answer-2");
+        assertThat(map(map(cells.get(0).get("metadata")).get("codeinterp"))).containsEntry("role", "user");
+        assertThat(map(map(cells.get(3).get("metadata")).get("codeinterp"))).containsEntry("role", "assistant");
+        assertThat(cells.get(0)).doesNotContainKey("outputs").doesNotContainKey("execution_count");
+    }
+
+    @Test
+    void an_assistant_turn_that_failed_says_why_in_its_answer_and_a_blank_answer_is_left_out() {
+        emit("a1", new Event.Prompt("hi"));
+        emit("a1", new Event.AssistantText("\n"));
+        emit("c1", new Event.Queued("import time; time.sleep(30)"));
+        emit("c1", new Event.Finished(Status.INTERRUPTED, null, 5L, 4L, null));
+        emit("a1", new Event.AssistantDone(AssistantStatus.STOPPED, "stopped by the user"));
+        List<Map<String, Object>> cells = list(exported().get("cells"));
+        assertThat(cells).extracting(c -> c.get("source")).containsExactly("**You:** hi", "import time; time.sleep(30)",
+                "*The assistant stopped (stopped): stopped by the user*");
     }
 }

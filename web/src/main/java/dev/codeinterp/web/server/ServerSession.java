@@ -25,7 +25,8 @@ import java.util.List;
  * a {@code protocol_error} (nothing queued), so a protocol error goes to the oldest unanswered cell
  * and gives it back to the listener. A cell sent on a socket that dropped before its answer is
  * never sent again: the next welcome's replay shows whether the server took it, and if not it is
- * given back.
+ * given back. A prompt is answered by its {@code prompt} event or a {@code protocol_error} (e.g. the
+ * assistant is still answering): a refusal with no cell waiting goes to the oldest unanswered prompt.
  */
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
@@ -37,6 +38,8 @@ public final class ServerSession implements Interpreter {
     private final ServerFiles files;
     /** Codes of executes sent on the current socket and not answered yet, oldest first. */
     private final ArrayDeque<String> unanswered = new ArrayDeque<>();
+    /** Prompts sent on the current socket and not answered yet (by their {@code prompt} event or a refusal). */
+    private final ArrayDeque<String> unansweredPrompts = new ArrayDeque<>();
     /** Executes sent on a socket that dropped before the server answered them. */
     private final List<String> unconfirmed = new ArrayList<>();
     /** The server's last seq when it welcomed us: the replay of missed events ends there. */
@@ -86,6 +89,7 @@ public final class ServerSession implements Interpreter {
                 open = false;
                 unconfirmed.addAll(unanswered);
                 unanswered.clear();
+                unansweredPrompts.clear();
             }
             if (e.getCode() == 4404) {
                 gone = true;
@@ -128,12 +132,17 @@ public final class ServerSession implements Interpreter {
             lastSeq = f.event().seq();
             if (f.event().event() instanceof Event.Queued q) {
                 answered(q.code(), f.event().seq());
+            } else if (f.event().event() instanceof Event.Prompt prompt && seqIsLive(f.event().seq())) {
+                unansweredPrompts.remove(prompt.text());
             }
             listener.onEvent(f.event());
             settleUnconfirmed();
         } else if (message instanceof ServerMessage.ProtocolError p) {
             String code = unanswered.poll();
-            if (code != null) {
+            String prompt = code == null ? unansweredPrompts.poll() : null;
+            if (prompt != null) {
+                listener.onRefused(prompt, "Your question was not sent: " + p.message() + ". It is back in the composer.");
+            } else if (code != null) {
                 listener.onRefused(code, p.limit() == Limit.QUEUED_CELLS
                         ? "Your cell was not queued: " + p.message() + ". It is back in the composer."
                         : "Your cell was not run: " + p.message() + ". It is back in the composer.");
@@ -183,6 +192,25 @@ public final class ServerSession implements Interpreter {
         socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire())));
         unanswered.add(code);
         return true;
+    }
+
+    private boolean seqIsLive(long seq) {
+        return seq > replayEnd;
+    }
+
+    @Override
+    public boolean prompt(String text) {
+        if (!connected()) {
+            return false;
+        }
+        socket.send(WireCodec.encode(new ClientMessage.Prompt(text)));
+        unansweredPrompts.add(text);
+        return true;
+    }
+
+    @Override
+    public void stop() {
+        send(new ClientMessage.Stop());
     }
 
     @Override

@@ -48,6 +48,18 @@ public interface Interpreter {
     /** The person's answer to the running cell's {@code input()} ({@code input_request}). */
     void reply(String value);
 
+    /**
+     * Sends a plain-language prompt to the assistant (server mode: the session's own model loop), or
+     * returns false if it cannot be sent now; a refusal comes back through {@link Listener#onRefused}.
+     */
+    default boolean prompt(String text) {
+        return false;
+    }
+
+    /** Stops the assistant's turn: its model request and the cell it runs. */
+    default void stop() {
+    }
+
     void restart();
 
     /** Stops delivering events and lets go of the interpreter's resources. */

@@ -28,6 +28,18 @@ public final class Composer {
 
         void interrupt();
 
+        /** A plain-language prompt for the assistant (the composer in "Ask" mode). */
+        default void ask(String text) {
+        }
+
+        /** Stop the assistant's turn. */
+        default void stop() {
+        }
+
+        /** The user switched between "Code" and "Ask". */
+        default void modePicked(ComposerMode.Kind kind) {
+        }
+
         void restart();
 
         void newSession();
@@ -38,6 +50,11 @@ public final class Composer {
     /** The highlighted copy of the code, drawn under the transparent textarea's text. */
     private final HTMLElement highlight = Dom.el("pre", "editor-highlight");
     private final HTMLElement interrupt;
+    private final HTMLElement run;
+    /** Stops the assistant's turn: shown only while one runs. */
+    private final HTMLElement stop;
+    /** Code or Ask, or null (the embed widget only runs code). */
+    private final ComposerMode mode;
     private final List<String> history = new ArrayList<>();
     private int historyIndex;
     private String draft = "";
@@ -53,6 +70,7 @@ public final class Composer {
     public Composer(Actions actions, boolean languagePicker) {
         this.actions = actions;
         this.picker = languagePicker ? LanguagePicker.create(this::pick) : null;
+        this.mode = languagePicker ? new ComposerMode(this::pickMode) : null;
         editor.setAttribute("data-testid", "composer");
         editor.setAttribute("aria-label", "Python code");
         editor.setAttribute("spellcheck", "false");
@@ -63,11 +81,14 @@ public final class Composer {
         editor.addEventListener("input", e -> rehighlight());
         editor.addEventListener("scroll", e -> Browser.syncScroll(editor, highlight));
         highlight.setAttribute("aria-hidden", "true");
-        HTMLElement run = Dom.button("Run", "run", "Run the cell (Shift+Enter)");
+        run = Dom.button("Run", "run", "Run the cell (Shift+Enter)");
         run.getClassList().add("primary");
         run.addEventListener("click", e -> submit());
         interrupt = Dom.button("Interrupt", "interrupt", "Interrupt the running cell");
         interrupt.addEventListener("click", e -> actions.interrupt());
+        stop = Dom.button("Stop", "stop-assistant", "Stop the assistant (its request and the cell it runs)");
+        stop.addEventListener("click", e -> actions.stop());
+        setAssistantRunning(false);
         HTMLElement restart = Dom.button("Restart", "restart", "Restart the interpreter (variables are lost)");
         restart.addEventListener("click", e -> actions.restart());
         HTMLElement fresh = Dom.button("New session", "new-session", "Start a new session");
@@ -78,11 +99,15 @@ public final class Composer {
         }
         buttons.appendChild(run);
         buttons.appendChild(interrupt);
+        buttons.appendChild(stop);
         buttons.appendChild(restart);
         buttons.appendChild(fresh);
         HTMLElement wrap = Dom.el("div", "editor-wrap");
         wrap.appendChild(highlight);
         wrap.appendChild(editor);
+        if (mode != null) {
+            root.appendChild(mode.root());
+        }
         root.appendChild(wrap);
         root.appendChild(buttons);
         setRunning(false);
@@ -102,6 +127,46 @@ public final class Composer {
             interrupt.getClassList().remove("idle");
         } else {
             interrupt.getClassList().add("idle");
+        }
+    }
+
+    public void setAssistantRunning(boolean running) {
+        stop.getStyle().setProperty("display", running ? "" : "none");
+    }
+
+    /** Whether the assistant takes prompts in this conversation; {@code note} says to whom, or how to get one. */
+    public void offerAssistant(boolean available, String note) {
+        if (mode != null) {
+            mode.offer(available, note);
+            showMode();
+        }
+    }
+
+    /** Shows "Code" or "Ask" (the conversation's own, on opening it); "Ask" only where it is offered. */
+    public void setMode(ComposerMode.Kind kind) {
+        if (mode != null) {
+            mode.show(kind);
+            showMode();
+        }
+    }
+
+    private boolean asking() {
+        return mode != null && mode.kind() == ComposerMode.Kind.ASK;
+    }
+
+    private void pickMode(ComposerMode.Kind kind) {
+        setMode(kind);
+        actions.modePicked(kind);
+        editor.focus();
+    }
+
+    private void showMode() {
+        ComposerMode.label(asking(), editor, run);
+        ComposerMode.dress(asking(), root, picker);
+        if (asking()) {
+            rehighlight();
+        } else {
+            setLanguage(language);
         }
     }
 
@@ -139,6 +204,9 @@ public final class Composer {
         if (picker != null) {
             Browser.setValue(picker, chosen.wire());
         }
+        if (asking()) {
+            return;
+        }
         editor.setAttribute("aria-label", CellLanguage.label(chosen) + " code");
         editor.setAttribute("placeholder", CellLanguage.placeholder(chosen));
         rehighlight();
@@ -152,6 +220,12 @@ public final class Composer {
 
     private void rehighlight() {
         Dom.clear(highlight);
+        if (asking()) {
+            // prose, not code: the copy under the textarea stays plain
+            highlight.appendChild(Dom.document().createTextNode(Browser.value(editor) + " "));
+            Browser.syncScroll(editor, highlight);
+            return;
+        }
         // a trailing newline needs a character after it, or the copy is a line shorter than the textarea
         CellLanguage.highlight(Browser.value(editor) + " ", language, highlight);
         Browser.syncScroll(editor, highlight);
@@ -162,6 +236,11 @@ public final class Composer {
         if (code.isBlank()) {
             return;
         }
+        if (asking()) {
+            setCode("");
+            actions.ask(code.strip());
+            return;
+        }
         remember(code);
         draft = "";
         setCode("");
@@ -170,6 +249,14 @@ public final class Composer {
 
     private void onKey(KeyboardEvent e) {
         String key = e.getKey();
+        if (asking()) {
+            // prose: Enter sends, Shift+Enter is a new line, Tab leaves the editor as usual
+            if ("Enter".equals(key) && !e.isShiftKey() && !ComposerMode.composing(e)) {
+                e.preventDefault();
+                submit();
+            }
+            return;
+        }
         if ("Enter".equals(key) && (e.isShiftKey() || e.isCtrlKey() || e.isMetaKey())) {
             e.preventDefault();
             submit();

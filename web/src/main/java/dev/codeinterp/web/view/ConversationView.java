@@ -23,6 +23,8 @@ public final class ConversationView {
     private static final double FRAME_BUDGET_MS = 10;
 
     private final Map<String, TurnView> turns = new HashMap<>();
+    /** Assistant turns by their execution id (a {@code prompt} starts one). */
+    private final Map<String, AssistantTurnView> assistantTurns = new HashMap<>();
     private final List<SessionEvent> backlog = new ArrayList<>();
     private boolean scheduled;
     private final FinishedListener onFinished;
@@ -71,13 +73,13 @@ public final class ConversationView {
         boolean follow = Browser.nearBottom();
         double started = Browser.now();
         int done = 0;
-        TurnView last = null;
+        HTMLElement last = null;
         while (done < backlog.size() && (done == 0 || Browser.now() - started < FRAME_BUDGET_MS)) {
             last = render(backlog.get(done++));
         }
         backlog.subList(0, done).clear();
         if (follow && last != null) {
-            Browser.scrollIntoView(last.root());
+            Browser.scrollIntoView(last);
         }
         if (!backlog.isEmpty()) {
             scheduled = true;
@@ -85,7 +87,10 @@ public final class ConversationView {
         }
     }
 
-    private TurnView render(SessionEvent e) {
+    private HTMLElement render(SessionEvent e) {
+        if (e.event().type() == dev.codeinterp.model.EventType.PROMPT || assistantTurns.containsKey(e.executionId())) {
+            return renderAssistant(e);
+        }
         TurnView turn = turns.get(e.executionId());
         if (turn == null) {
             turn = new TurnView(e.executionId().isEmpty(), files, replies);
@@ -103,6 +108,21 @@ public final class ConversationView {
             running = Math.max(0, running - 1);
             onFinished.onFinished(f);
         }
-        return turn;
+        return turn.root();
+    }
+
+    private HTMLElement renderAssistant(SessionEvent e) {
+        AssistantTurnView turn = assistantTurns.get(e.executionId());
+        if (turn == null) {
+            turn = new AssistantTurnView(turns::get);
+            assistantTurns.put(e.executionId(), turn);
+            if (empty.getParentNode() != null) {
+                root.removeChild(empty);
+            }
+            root.appendChild(turn.promptRoot());
+            root.appendChild(turn.answerRoot());
+        }
+        turn.apply(e.event());
+        return turn.answerRoot();
     }
 }

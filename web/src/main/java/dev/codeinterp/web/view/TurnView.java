@@ -52,6 +52,16 @@ public final class TurnView {
         return finished;
     }
 
+    /** Marks this cell as one the assistant ran (its tool call names it). */
+    void ranByAssistant() {
+        if (!root.getClassList().contains("by-assistant")) {
+            root.getClassList().add("by-assistant");
+            HTMLElement label = Dom.text("div", "turn-label", "run by the assistant");
+            label.setAttribute("data-testid", "run-by-assistant");
+            root.insertBefore(label, root.getFirstChild());
+        }
+    }
+
     void queued(String code, Language language) {
         this.code = code;
         HTMLElement header = Dom.el("div", "turn-code");

@@ -1,0 +1,160 @@
+// The assistant in the browser (Ask mode), against a server whose model endpoint is a real
+// llama.cpp llama-server with the suite's own tiny deterministic model (test-images/llama-server):
+// this proves the real wire format, streaming, tool-call parsing and the loop end to end through
+// the UI; it proves nothing about model quality. Stop is tested against a scripted endpoint of the
+// test's own (the fixture model only ever asks for print(6 * 7), which ends at once).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { launch, finished, outputs } from '../browser.js';
+import { startServer } from '../server.js';
+import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function openApp(url, beforeLoad = () => {}) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  beforeLoad(page);
+  await page.goto(url + '/');
+  await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
+  return { context, page };
+}
+
+async function ask(page, text) {
+  await page.getByTestId('composer-ask').click();
+  await page.getByTestId('composer').fill(text);
+  await page.getByTestId('composer').press('Enter');
+}
+
+/** The conversation as the page shows it: the prompt, the code the assistant ran and its output, the answer, how it ended. */
+async function shownTurn(page) {
+  const answer = page.getByTestId('assistant-turn');
+  await answer.getByTestId('assistant-footer').filter({ hasText: 'answered' }).waitFor({ timeout: 60000 });
+  const cell = answer.getByTestId('turn');
+  return {
+    prompt: await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(),
+    label: await cell.getByTestId('run-by-assistant').innerText(),
+    code: await cell.locator('pre.code').innerText(),
+    output: (await outputs(cell, 'stream').innerText()).trim(),
+    answer: (await answer.getByTestId('assistant-text').allInnerTexts()).join(''),
+  };
+}
+
+test('a plain-language prompt: the tool call runs as a code turn, the answer streams in, a reload shows the same', async () => {
+  const llama = await startLlamaServer();
+  const server = await startServer({ CODEINTERP_LLM_BASE_URL: llama.baseUrl, CODEINTERP_LLM_MODEL: 'test-model', CODEINTERP_LLM_API_KEY: LLAMA_API_KEY });
+  const pieces = [];
+  const { context, page } = await openApp(server.url, (p) => p.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+    const frame = JSON.parse(String(payload));
+    if (frame.type === 'assistant_text') pieces.push(frame.text);
+  })));
+  try {
+    assert.match(await page.getByTestId('assistant-note').innerText(), /test-model/);
+    await ask(page, 'What is six times seven? Work it out with Python.');
+    const shown = await shownTurn(page);
+    assert.deepEqual(shown, {
+      prompt: 'What is six times seven? Work it out with Python.',
+      label: 'run by the assistant',
+      code: TOOL_CODE,
+      output: '42',
+      answer: ANSWER_SEEN,
+    });
+    assert.ok(pieces.length >= 2, `the answer came in ${pieces.length} streamed pieces`);
+    assert.equal(pieces.join(''), ANSWER_SEEN);
+    await finished(page.getByTestId('assistant-turn').getByTestId('turn'));
+    assert.equal(await page.getByTestId('stop-assistant').isVisible(), false, 'no Stop once the turn ended');
+    assert.equal(await page.getByTestId('composer').inputValue(), '');
+    assert.doesNotMatch(await page.content(), new RegExp(LLAMA_API_KEY));
+
+    pieces.length = 0;
+    await page.reload();
+    await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
+    assert.deepEqual(await shownTurn(page), shown);
+    assert.equal(pieces.join(''), ANSWER_SEEN, 'the replay sends the same pieces');
+    assert.equal(await page.getByTestId('turn').count(), 1, 'the tool call is one code turn, inside the assistant turn');
+    assert.equal(await page.getByTestId('composer-ask').getAttribute('aria-pressed'), 'true', 'Ask is remembered for this conversation');
+  } finally {
+    await context.close();
+    await server.stop();
+    llama.close();
+  }
+});
+
+/** An OpenAI-compatible endpoint that always asks to run `code` (and answers "done" after a tool message). */
+async function scriptedEndpoint(code) {
+  const requests = [];
+  const http = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      const messages = JSON.parse(body).messages;
+      requests.push(messages);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      if (messages.at(-1).role === 'tool') {
+        res.end(chunk({ content: 'done' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
+        return;
+      }
+      const args = JSON.stringify({ code, language: 'python' });
+      res.end(chunk({ content: 'Running it. <img src=x onerror="window.__pwned=1">' })
+        + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 10) } }] })
+        + chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(10) } }] })
+        + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+    });
+  });
+  await new Promise((r) => http.listen(0, '127.0.0.1', r));
+  return { baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, close: () => new Promise((r) => http.close(r)) };
+}
+
+test('Stop during the tool call interrupts the cell and ends the turn; markup in prompts and answers stays text', async () => {
+  const endpoint = await scriptedEndpoint("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
+  const server = await startServer({ CODEINTERP_LLM_BASE_URL: endpoint.baseUrl, CODEINTERP_LLM_MODEL: 'scripted' });
+  const { context, page } = await openApp(server.url);
+  try {
+    await ask(page, 'Sleep for a minute. <b>not bold</b>');
+    const cell = page.getByTestId('assistant-turn').getByTestId('turn');
+    await outputs(cell, 'stream').filter({ hasText: 'sleeping' }).waitFor({ timeout: 30000 });
+    assert.equal(await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(), 'Sleep for a minute. <b>not bold</b>');
+    assert.equal(await page.getByTestId('assistant-text').innerText(), 'Running it. <img src=x onerror="window.__pwned=1">');
+    assert.equal(await page.locator('.assistant-turn img, .prompt-turn b').count(), 0);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+    // a second prompt while the first is answered is refused and given back, not lost
+    await page.getByTestId('composer').fill('And another thing');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('status').filter({ hasText: 'still answering' }).waitFor({ timeout: 10000 });
+    assert.equal(await page.getByTestId('composer').inputValue(), 'And another thing');
+    assert.equal(await page.getByTestId('prompt-turn').count(), 1);
+
+    const stop = page.getByTestId('stop-assistant');
+    assert.equal(await stop.isVisible(), true, 'Stop shows while the assistant works');
+    const stopped = Date.now();
+    await stop.click();
+    await cell.locator('.turn-footer').filter({ hasText: 'interrupted' }).waitFor({ timeout: 15000 });
+    await page.getByTestId('assistant-footer').filter({ hasText: 'Stopped' }).waitFor({ timeout: 15000 });
+    assert.ok(Date.now() - stopped < 15000);
+    assert.equal(await stop.isVisible(), false);
+    assert.equal(endpoint.requests.length, 1, 'nothing went back to the model after Stop');
+  } finally {
+    await context.close();
+    await server.stop();
+    await endpoint.close();
+  }
+});
+
+test('without a model endpoint, Ask is not offered and the page says how to turn it on', async () => {
+  const server = await startServer();
+  const { context, page } = await openApp(server.url);
+  try {
+    const note = page.getByTestId('assistant-note');
+    await note.filter({ hasText: 'CODEINTERP_LLM_BASE_URL' }).waitFor();
+    assert.match(await note.innerText(), /CODEINTERP_LLM_MODEL/);
+    assert.equal(await page.getByTestId('composer-ask').isVisible(), false);
+  } finally {
+    await context.close();
+    await server.stop();
+  }
+});
