@@ -50,6 +50,11 @@ export function renderMarkdown(target, markdown) {
   return load().then((libs) => target.append(toDom(libs, text))).catch(() => target.append(text));
 }
 
+/** As renderMarkdown, then `done()` once `target` holds the rendered text (for views that swap it in whole). */
+export function renderMarkdownThen(target, markdown, done) {
+  renderMarkdown(target, markdown).then(() => done());
+}
+
 /**
  * Appends a `text/latex` output to `target`: a whole formula (`$$...$$`, `\[...\]`, `$...$`, or
  * bare LaTeX such as `\begin{align}...`) is typeset in display mode; text with formulas inside

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.bindings;
 
+import org.teavm.jso.JSFunctor;
 import org.teavm.jso.JSMethod;
 import org.teavm.jso.JSModule;
 import org.teavm.jso.JSObject;
@@ -22,6 +23,16 @@ public abstract class Markdown implements JSObject {
     @JSTopLevel
     @JSMethod("renderMarkdown")
     public static native void render(HTMLElement target, String markdown);
+
+    @JSFunctor
+    public interface Done extends JSObject {
+        void call();
+    }
+
+    /** As {@link #render}, then {@code done} once {@code target} holds the rendered text. */
+    @JSTopLevel
+    @JSMethod("renderMarkdownThen")
+    public static native void render(HTMLElement target, String markdown, Done done);
 
     /** Appends a {@code text/latex} output to {@code target}, typeset by KaTeX. */
     @JSTopLevel
