@@ -24,6 +24,7 @@ final class CellInstallRequest {
     private final InstallStep installs;
     private final Consumer<Signal> inbox;
     private final Consumer<String> runner;
+    private Thread fetching; // worker-only: at most one fetch per session at a time, whatever a cell asks
 
     /** {@code inbox}: where the fetched answer returns to the worker; {@code runner}: a line to the current sandbox. */
     CellInstallRequest(InstallStep installs, Consumer<Signal> inbox, Consumer<String> runner) {
@@ -47,13 +48,18 @@ final class CellInstallRequest {
                     new RunnerInstall(request.language(), request.packages(), true, 0, List.of())));
             return;
         }
+        if (fetching != null && fetching.isAlive()) {
+            runner.accept(WireCodec.encodeRunnerInstallRefused(executionId, FETCH_FAILED,
+                    "an earlier %pip install of this session is still being fetched; try again once it is done"));
+            return;
+        }
         long number = cell.packagesRequested(now, installs.preparationBound());
         if (number < 0) {
             return; // the cell is being stopped; the interrupt ends the runner's wait
         }
-        Thread fetch = new Thread(() -> inbox.accept(fetched(executionId, number, checked)), "pip-" + executionId);
-        fetch.setDaemon(true);
-        fetch.start();
+        fetching = new Thread(() -> inbox.accept(fetched(executionId, number, checked)), "pip-" + executionId);
+        fetching.setDaemon(true);
+        fetching.start();
     }
 
     private Signal.InstallReady fetched(String executionId, long number, PackageRequest checked) {

@@ -92,11 +92,13 @@ final class RunningCell {
      * The cell asked for packages ({@code %pip install}): its clock stands still, for at most
      * {@code bound}, until the runner's next event for it (the {@code install}, or the error it raised).
      * Returns the request's number, which its answer must carry; -1 when the cell is already being stopped.
+     * A request still open is superseded (the runner stopped waiting for it without telling us).
      */
     long packagesRequested(long now, Duration bound) {
-        if (ladder.stopping() || (packages != null && packages.waiting())) {
+        if (ladder.stopping()) {
             return -1;
         }
+        endPackagesWait(now);
         packages = new InputWait(bound);
         packages.begin(now);
         return ++packageRequests;

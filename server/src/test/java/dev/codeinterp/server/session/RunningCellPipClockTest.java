@@ -69,7 +69,6 @@ class RunningCellPipClockTest {
     void the_answer_to_an_earlier_request_is_not_taken_for_the_current_one() {
         RunningCell cell = cellWithTimeout(10);
         long first = cell.packagesRequested(S, BOUND);
-        cell.fromRunner(new Event.Stream(StreamName.STDERR, "gave up\n"), 2 * S);
         long second = cell.packagesRequested(3 * S, BOUND);
         assertThat(second).isNotEqualTo(first);
         assertThat(cell.awaitingPackages(first)).isFalse();
