@@ -12,6 +12,7 @@ import threading
 
 from . import packages, protocol
 from .cells import Runner
+from .pip_install import PackageAnswers
 from .prompts import InputReplies
 from .stdio import StdioTransport
 
@@ -28,12 +29,13 @@ def _leave_the_cells_environment_as_the_server_gave_it():
 def main():
     transport = StdioTransport()
     replies = InputReplies()
-    runner = Runner(transport.emit, fd_pipes=transport.pipes, replies=replies)
+    answers = PackageAnswers()
+    runner = Runner(transport.emit, fd_pipes=transport.pipes, replies=replies, package_answers=answers)
     signal.signal(signal.SIGINT, runner.on_sigint)  # idle interrupts are harmless
     _leave_the_cells_environment_as_the_server_gave_it()
     packages.activate()  # what this session installed before a restart
     inbox = queue.SimpleQueue()
-    threading.Thread(target=transport.read_commands, args=(inbox.put, replies.put), name='runner-stdin',
+    threading.Thread(target=transport.read_commands, args=(inbox.put, replies.put, answers.put), name='runner-stdin',
                      daemon=True).start()
     transport.emit(protocol.ready('%d.%d.%d' % sys.version_info[:3], os.getpid()))
     while True:

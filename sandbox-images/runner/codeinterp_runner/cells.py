@@ -16,6 +16,7 @@ from .display import DisplayFormatter
 from .shell import Shell, get_ipython, install_ipython_module
 from .transform import transform
 from .output import CellLock, OutputSink
+from .pip_install import PipMagic
 from .prompts import Prompts
 from .streams import NoInput, OutputStream, input_unavailable
 from .tracebacks import describe_error, format_traceback, safe_str
@@ -53,10 +54,10 @@ class Runner:
     ``threaded`` (default: not in Pyodide) runs a pump thread that flushes coalesced output;
     ``fd_pipes`` ({'stdout': fd, 'stderr': fd}, sandbox only) are the read ends of the pipes
     behind fds 1 and 2; ``replies`` is where answers to input() arrive (``prompts``), if anyone
-    can answer.
+    can answer; ``package_answers`` where the server's answers to %pip arrive (``pip_install``).
     """
 
-    def __init__(self, emit, *, threaded=None, fd_pipes=None, replies=None):
+    def __init__(self, emit, *, threaded=None, fd_pipes=None, replies=None, package_answers=None):
         self._emit = emit
         self.execution_count = 0
         self.module = types.ModuleType('__main__')
@@ -73,6 +74,7 @@ class Runner:
         self._formatter = DisplayFormatter(warn=lambda text: self._sink.write('stderr', text))
         self._publisher = publish.DisplayPublisher(self._sink, self._formatter)
         self.shell = Shell(self.namespace, self._publisher, can_run_commands=not IN_BROWSER, fds_captured=with_fds)
+        self.shell.pip_magic = PipMagic(self._sink.send, None if IN_BROWSER else package_answers)
         self.namespace['get_ipython'] = get_ipython  # as IPython puts it in the user's namespace
         self.shell.hide_current_names()
         self._in_cell = False  # True only while user code may run: SIGINT raises only then

@@ -6,6 +6,7 @@ import shlex
 import sys
 
 from . import timing
+from .pip_install import PipMagic
 from .transform import transform
 
 _SHELL_ALIASES = ('cat', 'cp', 'ls', 'mkdir', 'mv', 'rm', 'rmdir')  # IPython's default aliases
@@ -22,10 +23,9 @@ def _usage_error(message):
 
 
 def pip(shell, line, frame):
-    """%pip / %conda / !pip: one place, so installing from a cell can be routed later."""
-    print('Packages cannot be installed from inside a cell here. List them in the "packages" field of '
-          'the execution request instead; they are installed from the allowlisted package source '
-          f'before the code runs. (Ignored: pip {line.strip()})', file=sys.stderr)
+    """%pip / %conda / !pip: one place, through the server's allowlisted package path (pip_install)."""
+    magic = getattr(shell, 'pip_magic', None) or PipMagic(None, None)
+    return magic(line)
 
 
 @_no_var_expand

@@ -46,6 +46,12 @@ def parse_command(line):
     elif kind == 'input_reply':
         if not isinstance(message.get('value'), str):
             raise ValueError("input_reply needs a string 'value'")
+    elif kind == 'install':  # the answer to a cell's install_request (%pip)
+        if not isinstance(message.get('artifacts'), list):
+            raise ValueError("install needs a list of 'artifacts'")
+    elif kind == 'install_refused':
+        if not isinstance(message.get('message'), str):
+            raise ValueError("install_refused needs a string 'message'")
     elif kind not in ('interrupt', 'shutdown'):
         raise ValueError(f'unknown command type {kind!r}')
     return message

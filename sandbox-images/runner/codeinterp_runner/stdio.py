@@ -46,9 +46,10 @@ class StdioTransport:
             except BrokenPipeError:
                 os._exit(0)  # the server is gone: nobody to report to
 
-    def read_commands(self, deliver, reply=None):
+    def read_commands(self, deliver, reply=None, answer=None):
         """Reader thread: interrupts act at once, ``input_reply`` values go to ``reply`` (a waiting
-        input()), other commands to ``deliver``; EOF → None."""
+        input()), ``install``/``install_refused`` to ``answer`` (a waiting %pip), other commands to
+        ``deliver``; EOF → None."""
         with os.fdopen(self._in, 'rb') as lines:
             for line in lines:
                 if not line.strip():
@@ -63,6 +64,9 @@ class StdioTransport:
                 elif message['type'] == 'input_reply':
                     if reply is not None:
                         reply(message['value'])
+                elif message['type'] in ('install', 'install_refused'):
+                    if answer is not None:
+                        answer(message)
                 else:
                     deliver(message)
         deliver(None)

@@ -151,12 +151,6 @@ class MagicsTest(ProcessTestCase):
         self.assert_ok(events)
         self.assertEqual(stream_text(events), '')
 
-    def test_pip_says_where_packages_come_from(self):
-        for cell in ('%pip install -q requests', '!pip install requests', '%conda install x'):
-            events = self.run_cell(cell)
-            self.assert_ok(events)
-            self.assertIn('"packages" field', stream_text(events, 'stderr'))
-
     def test_an_unknown_magic_is_an_error_naming_it(self):
         error = only(self.run_cell('x = 1\n%frobnicate now'), 'error')
         self.assertEqual((error['ename'], error['evalue']), ('UsageError', 'Line magic function `%frobnicate` not found.'))

@@ -128,6 +128,15 @@ final class FrameCodec {
         if ("protocol_error".equals(type)) {
             return new RunnerMessage.ProtocolError(o.optString("message", ""));
         }
+        if ("install_request".equals(type)) {
+            Language language;
+            try {
+                language = Language.fromWire(o.optString("language", "python"));
+            } catch (IllegalArgumentException e) {
+                throw new JsonException(e.getMessage());
+            }
+            return new RunnerMessage.InstallRequest(o.string("id"), language, o.stringList("packages"));
+        }
         return new RunnerMessage.CellEvent(o.string("id"), EventCodec.decodeEvent(o));
     }
 
@@ -155,6 +164,23 @@ final class FrameCodec {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", "input_reply");
         m.put("value", value);
+        return Json.write(m);
+    }
+
+    static String encodeRunnerInstall(String executionId, RunnerInstall install) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "install");
+        m.put("id", executionId);
+        m.putAll(installFields(install));
+        return Json.write(m);
+    }
+
+    static String encodeRunnerInstallRefused(String executionId, String ename, String message) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", "install_refused");
+        m.put("id", executionId);
+        m.put("ename", ename);
+        m.put("message", message);
         return Json.write(m);
     }
 

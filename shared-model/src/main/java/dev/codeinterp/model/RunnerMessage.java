@@ -1,7 +1,10 @@
 package dev.codeinterp.model;
 
-/** One line the runner wrote: its readiness, an event of a cell, or its complaint about our input. */
-public sealed interface RunnerMessage permits RunnerMessage.Ready, RunnerMessage.CellEvent, RunnerMessage.ProtocolError {
+import java.util.List;
+
+/** One line the runner wrote: its readiness, an event of a cell, its complaint about our input, or a cell's {@code %pip install}. */
+public sealed interface RunnerMessage permits RunnerMessage.Ready, RunnerMessage.CellEvent, RunnerMessage.ProtocolError,
+        RunnerMessage.InstallRequest {
 
     record Ready(String python, long pid) implements RunnerMessage {
     }
@@ -10,5 +13,12 @@ public sealed interface RunnerMessage permits RunnerMessage.Ready, RunnerMessage
     }
 
     record ProtocolError(String message) implements RunnerMessage {
+    }
+
+    /** The running cell asks for packages ({@code %pip install}); the server answers {@code install} or {@code install_refused}. */
+    record InstallRequest(String executionId, Language language, List<String> packages) implements RunnerMessage {
+        public InstallRequest {
+            packages = List.copyOf(packages);
+        }
     }
 }

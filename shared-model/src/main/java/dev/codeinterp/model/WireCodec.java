@@ -77,6 +77,16 @@ public final class WireCodec {
         return FrameCodec.encodeRunnerInputReply(value);
     }
 
+    /** The answer to a cell's {@code install_request}: what to install, from the read-only cache. */
+    public static String encodeRunnerInstall(String executionId, RunnerInstall install) {
+        return FrameCodec.encodeRunnerInstall(executionId, install);
+    }
+
+    /** The answer to a cell's {@code install_request} when nothing is installed: {@code ename} is the error the cell raises. */
+    public static String encodeRunnerInstallRefused(String executionId, String ename, String message) {
+        return FrameCodec.encodeRunnerInstallRefused(executionId, ename, message);
+    }
+
     /** A command without arguments, such as {@code interrupt}. */
     public static String encodeRunnerCommand(String type) {
         return FrameCodec.encodeRunnerCommand(type);

@@ -58,6 +58,11 @@ public final class Packages {
      * that is not a plain name or not on the allowlist. Nothing is fetched or run for a refused cell.
      */
     public PackageRequest check(Language language, List<String> names) {
+        return check(language, names, "run");
+    }
+
+    /** As {@link #check(Language, List)}; a refusal says the cell did not {@code what} (run, install it). */
+    public PackageRequest check(Language language, List<String> names, String what) {
         if (names == null || names.isEmpty()) {
             return PackageRequest.NONE;
         }
@@ -69,7 +74,7 @@ public final class Packages {
             PackageSpec spec = PackageSpec.parse(language, name);
             if (!allowlist.allows(spec)) {
                 throw new PackageRefusedException(language.wire() + " package '" + PackageSpec.printable(name)
-                        + "' is not on this server's package allowlist, so the cell did not run (ask the operator to add it)");
+                        + "' is not on this server's package allowlist, so the cell did not " + what + " (ask the operator to add it)");
             }
             if (!allowlist.preinstalled(spec)) {
                 specs.put(spec.requirement(), spec);

@@ -36,6 +36,22 @@ public final class InstallStep {
         return packages.check(language, names);
     }
 
+    /** As {@link #check}, for a running cell's {@code %pip install}: a refusal does not stop the cell, it raises in it. */
+    PackageRequest checkFromCell(Language language, List<String> names) {
+        if (packages == null) {
+            throw new PackageRefusedException("this server installs no packages (it has no package settings)");
+        }
+        if (names == null || names.isEmpty()) {
+            throw new PackageRefusedException("%pip install needs at least one package name");
+        }
+        return packages.check(language, names, "install it");
+    }
+
+    /** How long a running cell's {@code %pip install} may take at most: a fetch and an install. */
+    Duration preparationBound() {
+        return packages == null ? Duration.ZERO : packages.preparationBound();
+    }
+
     /** What the runner is to install before the cell, or null when nothing is asked. */
     RunnerInstall prepare(PackageRequest request) {
         return request.isEmpty() ? null : packages.prepare(request);

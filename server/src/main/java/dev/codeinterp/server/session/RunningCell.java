@@ -1,6 +1,7 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.EventType;
 
 import java.time.Duration;
 import java.util.List;
@@ -18,6 +19,8 @@ final class RunningCell {
     private CellBudget budget;
     private ShutdownLadder ladder;
     private boolean installing;
+    private InputWait packages; // a %pip install in flight: fetched by the server, then installed by the runner
+    private long packageRequests;
 
     RunningCell(String executionId, Duration timeout, ExecutionLimits limits, long now) {
         this(executionId, timeout, limits, now, null);
@@ -37,11 +40,22 @@ final class RunningCell {
 
     /** The next moment the cell needs the clock: the end of a person's time to answer, or the ladder's. */
     long nextDeadline() {
+        if (pausedForPackages()) {
+            return packages.deadline();
+        }
         return pausedForInput() ? input.deadline() : ladder.nextDeadline();
     }
 
     /** What to do now that the clock reached {@link #nextDeadline()}. */
     ShutdownLadder.Step onClock(long now) {
+        if (pausedForPackages()) {
+            if (now < packages.deadline()) {
+                return ShutdownLadder.Step.WAIT;
+            }
+            packages.end(now);
+            ladder.packagesTimedOut(now, packages.limit());
+            return ShutdownLadder.Step.INTERRUPT;
+        }
         if (!pausedForInput()) {
             return ladder.onClock(now);
         }
@@ -56,6 +70,7 @@ final class RunningCell {
     /** The user asked to interrupt (which also cancels a wait for input): true when the interrupt is to go out now. */
     boolean interruptRequested(long now) {
         ladder.paused(input.end(now));
+        endPackagesWait(now);
         return ladder.interruptRequested(now);
     }
 
@@ -71,6 +86,39 @@ final class RunningCell {
         }
         ladder.paused(input.end(now));
         return true;
+    }
+
+    /**
+     * The cell asked for packages ({@code %pip install}): its clock stands still, for at most
+     * {@code bound}, until the runner's next event for it (the {@code install}, or the error it raised).
+     * Returns the request's number, which its answer must carry; -1 when the cell is already being stopped.
+     * A request still open is superseded (the runner stopped waiting for it without telling us).
+     */
+    long packagesRequested(long now, Duration bound) {
+        if (ladder.stopping()) {
+            return -1;
+        }
+        endPackagesWait(now);
+        packages = new InputWait(bound);
+        packages.begin(now);
+        return ++packageRequests;
+    }
+
+    /** Whether {@code request} is the install this cell still waits for (not one an interrupt or timeout ended). */
+    boolean awaitingPackages(long request) {
+        return packages != null && packages.waiting() && request == packageRequests;
+    }
+
+    private boolean endPackagesWait(long now) {
+        if (packages == null || !packages.waiting()) {
+            return false;
+        }
+        ladder.paused(packages.end(now));
+        return true;
+    }
+
+    private boolean pausedForPackages() {
+        return packages != null && packages.waiting() && !ladder.stopping();
     }
 
     private boolean pausedForInput() {
@@ -94,6 +142,9 @@ final class RunningCell {
      * output cap, errors and the end relabelled after a timeout; nothing of what only the server may say.
      */
     List<Event> fromRunner(Event event, long now) {
+        if (endPackagesWait(now) && event.type() == EventType.INSTALL) {
+            return List.of(event); // the runner installed what the cell's %pip asked for
+        }
         return switch (event.type()) {
             case STARTED, DISPLAY_DATA, EXECUTE_RESULT, UPDATE_DISPLAY_DATA, CLEAR_OUTPUT -> List.of(event);
             case INSTALL -> installed(event, now);

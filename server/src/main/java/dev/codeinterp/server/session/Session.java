@@ -47,6 +47,7 @@ public final class Session {
     private final Supervisor supervisor;
     private final CellQueue cells;
     private final InstallStep installs;
+    private final CellInstallRequest cellInstalls;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean busy;
@@ -72,6 +73,7 @@ public final class Session {
         this.limits = limits;
         this.slot = new SandboxSlot(sandboxes, workspace, workspaceAdopted,
                 (from, message) -> inbox.add(new Signal.Output(from, message)), from -> inbox.add(new Signal.Exited(from)));
+        this.cellInstalls = new CellInstallRequest(installs, inbox::add, line -> slot.send(line));
         this.supervisor = new Supervisor(limits.restarts());
         this.cells = new CellQueue(events, new ArtifactTracker(id, links), limits.maxQueuedCells(), this::touch);
         this.worker = new Thread(this::work, "session-" + id.substring(0, Math.min(8, id.length())));
@@ -300,6 +302,10 @@ public final class Session {
                 } // else the wait ended (interrupt, timeout) after the reply was accepted: it has no one to go to
                 yield true;
             }
+            case INSTALL_READY -> {
+                cellInstalls.onReady(cells.running(), (Signal.InstallReady) signal);
+                yield true;
+            }
         };
     }
 
@@ -336,6 +342,12 @@ public final class Session {
         if (message instanceof RunnerMessage.ProtocolError p) {
             if (current != null) {
                 events.emit(current.executionId(), new Event.Stream(StreamName.STDERR, "[codeinterp] " + p.message() + "\n"));
+            }
+            return;
+        }
+        if (message instanceof RunnerMessage.InstallRequest request) {
+            if (current != null && request.executionId().equals(current.executionId())) {
+                cellInstalls.onRequest(current, request, System.nanoTime());
             }
             return;
         }

@@ -98,6 +98,13 @@ final class ShutdownLadder {
         interrupted(now);
     }
 
+    /** A cell's {@code %pip install} was not fetched and installed within {@code limit}: it is stopped as timed out. */
+    void packagesTimedOut(long now, Duration limit) {
+        timedOut = true;
+        timeoutWhy = "the cell's %pip install took longer than " + Durations.words(limit) + ", so the cell was interrupted";
+        interrupted(now);
+    }
+
     boolean timedOut() {
         return timedOut;
     }

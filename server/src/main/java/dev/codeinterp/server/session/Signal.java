@@ -2,6 +2,7 @@ package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.RunnerInstall;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
@@ -13,7 +14,7 @@ import java.time.Duration;
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK, INPUT_REPLY }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK, INPUT_REPLY, INSTALL_READY }
 
     Kind kind();
 
@@ -68,6 +69,16 @@ sealed interface Signal {
     record InputReply(String value) implements Signal {
         public Kind kind() {
             return Kind.INPUT_REPLY;
+        }
+    }
+
+    /**
+     * A cell's {@code %pip install} was fetched (or not) off the worker: {@code install} to send, or
+     * {@code ename}/{@code message} the cell raises instead. {@code request} tells a late answer from the current one.
+     */
+    record InstallReady(String executionId, long request, RunnerInstall install, String ename, String message) implements Signal {
+        public Kind kind() {
+            return Kind.INSTALL_READY;
         }
     }
 }

@@ -1,0 +1,8 @@
+package dev.codeinterp.server;
+
+class RunscPipMagicTest extends PipMagicContract {
+    @Override
+    String runtime() {
+        return "runsc";
+    }
+}
