@@ -1,3 +1,4 @@
+// Over 300 lines: the page's composition root, wiring modes, composer, conversation, notebooks and the assistant offer; its pieces are their own classes.
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;

@@ -1,3 +1,4 @@
+// Over 300 lines: the registry of sessions and their three ways of running code (REST, one-shot, WebSocket), each a thin overload over one path.
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Language;

@@ -1,3 +1,4 @@
+// Over 300 lines: the editor's key handling (run, indent, history) and its two modes (code with a language, a prompt) read as one.
 package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Language;

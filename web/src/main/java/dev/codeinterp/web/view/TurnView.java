@@ -1,3 +1,4 @@
+// Over 300 lines: one turn's outputs as they stream, with in-place display updates, clears, the input box and the end; each part is a helper class.
 package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
