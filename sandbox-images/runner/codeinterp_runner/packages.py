@@ -13,9 +13,7 @@ import importlib
 import os
 import shutil
 import sys
-import tarfile
 import time
-import zipfile
 
 from . import protocol
 
@@ -107,6 +105,7 @@ def _inside(root, relative):
 
 
 def _unpack_wheel(path, target):
+    import zipfile  # here, as tarfile below: only installs need them, and every sandbox's start would pay ~10 ms CPU
     try:
         with zipfile.ZipFile(path) as wheel:
             for info in wheel.infolist():
@@ -134,6 +133,7 @@ def _npm_dest(dest):
 
 
 def _unpack_npm(path, destination):
+    import tarfile
     """An npm tarball (its files under one top folder, usually ``package/``) into ``destination``."""
     if os.path.isdir(destination) and not os.path.islink(destination):
         shutil.rmtree(destination)  # another version was there: this one replaces it, as npm would
