@@ -78,6 +78,11 @@ class Runner:
         self.namespace['get_ipython'] = get_ipython  # as IPython puts it in the user's namespace
         self.shell.hide_current_names()
         self._in_cell = False  # True only while user code may run: SIGINT raises only then
+        # An interrupt that lands after `started` but in the runner's own steps (before the user's
+        # code, between it and the figures) waits here and is raised where user code runs next:
+        # the client saw the cell start, so its interrupt must not be lost.
+        self._cell_open = False
+        self._interrupt_waiting = False
         self._loop = None  # event loop for top-level await, made on first use
         self._others = OtherLanguages(available=with_fds and not IN_BROWSER)
         plots.install()
@@ -99,6 +104,7 @@ class Runner:
         count = self.execution_count
         usage_before = _usage()
         start = time.perf_counter()
+        self._interrupt_waiting, self._cell_open = False, True
         self._emit(protocol.started(cell_id, count))
         if max_output_bytes is None:
             max_output_bytes = protocol.DEFAULT_MAX_OUTPUT_BYTES
@@ -117,6 +123,7 @@ class Runner:
         except Exception as exc:  # a runner bug: report it, and still finish the cell
             self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), traceback.format_exception(exc)))
         finally:
+            self._cell_open = self._interrupt_waiting = False
             self._leave_cell(saved)
             self._sink.end()
             self._formatter.shown_figures = []
@@ -142,6 +149,9 @@ class Runner:
     def _run_other(self, language, code, count):
         self._in_cell = True  # interrupts raise in the wait for the child, which passes them on
         try:
+            if self._take_waiting_interrupt():
+                self._sink.send(protocol.error('KeyboardInterrupt', 'the cell was interrupted', []))
+                return 'interrupted'
             return self._others.run(language, code, count, self._sink)
         finally:
             self._in_cell = False
@@ -150,12 +160,18 @@ class Runner:
         """Runs user-facing work with interrupts live; returns the exception it raised, if any."""
         self._in_cell = True
         try:
+            if self._take_waiting_interrupt():
+                raise KeyboardInterrupt
             work(*args)
             self._in_cell = False
         except BaseException as exc:  # KeyboardInterrupt and SystemExit too: the cell fails, not us
             self._in_cell = False
             return exc
         return None
+
+    def _take_waiting_interrupt(self):
+        waiting, self._interrupt_waiting = self._interrupt_waiting, False
+        return waiting
 
     def _run_cell(self, code, count):
         filename = f'<cell-{count}>'
@@ -260,6 +276,7 @@ class Runner:
     def on_sigint(self, signum, frame):
         """SIGINT handler: KeyboardInterrupt in a running cell; harmless while idle."""
         if not self._in_cell:
+            self._interrupt_waiting = self._cell_open
             return
         if self._lock.depth:
             self._lock.pending = True  # raised when the runner has finished writing an event

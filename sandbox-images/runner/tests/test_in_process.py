@@ -48,6 +48,24 @@ class InProcessTest(unittest.TestCase):
         events = self.execute('import time\ntime.sleep(10)')
         self.assertEqual(events[-1]['status'], 'interrupted')
 
+    def test_an_interrupt_that_lands_just_after_started_stops_the_cell_before_its_code(self):
+        def interrupt_on_started(event):
+            self.events.append(event)
+            if event == {'type': 'started', 'id': 'stop me', 'execution_count': 1}:  # seen, then Stop
+                self.runner.on_sigint(signal.SIGINT, None)
+        runner = Runner(interrupt_on_started, threaded=False)
+        self.addCleanup(runner.close)
+        self.runner = runner
+        events = self.execute('ran = True', cell_id='stop me')
+        self.assertEqual(events[-1]['status'], 'interrupted')
+        self.assertEqual(only(events, 'error')['ename'], 'KeyboardInterrupt')
+        self.assertNotIn('ran', runner.namespace)
+        self.assertEqual(self.execute('1 + 1')[-1]['status'], 'ok', 'the next cell is not interrupted')
+
+    def test_an_interrupt_between_cells_is_not_kept_for_the_next_one(self):
+        self.runner.on_sigint(signal.SIGINT, None)
+        self.assertEqual(self.execute('1 + 1')[-1]['status'], 'ok')
+
     def test_the_process_is_left_as_it_was_between_cells(self):
         before = (sys.stdout, sys.stderr, sys.stdin, builtins.input, sys.modules['__main__'],
                   signal.getsignal(signal.SIGINT), hasattr(builtins, 'display'))
