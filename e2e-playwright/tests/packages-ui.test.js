@@ -92,6 +92,17 @@ test('a package off the allowlist is refused with its name, and the cell does no
     const turn = await runCell(p, 'typeof globalThis.ranAnyway');
     await finished(turn);
     assert.match(await outputs(turn, 'result').innerText(), /undefined/, 'the refused cell never ran');
+
+    // Python: the field's names are Python's (an npm name is refused as one), and %pip's refusal ends the cell in its turn
+    await pick(p, 'python');
+    const refusedPython = await runRefused(p, 'print("ran anyway")', 'left-pad');
+    assert.match(await refusedPython.getByTestId('refusal').innerText(), /python package 'left-pad' is not on this server's package allowlist/);
+    await packagesField(p).fill('');
+    const pip = await runCell(p, '%pip install express\nprint("after")');
+    await finished(pip);
+    assert.match(await outputs(pip, 'error').innerText(),
+      /PackageRefused: python package 'express' is not on this server's package allowlist, so the cell did not install it/);
+    assert.equal(await outputs(pip, 'stream').count(), 0, 'the cell stopped at the refusal');
   } finally {
     await context.close();
   }
