@@ -79,6 +79,32 @@ test('an allowlisted npm package in the field installs before the cell, and its 
   }
 });
 
+test('packages typed while the session is still being created go with the cell held for it', async () => {
+  const context = await browser.newContext();
+  const p = await context.newPage();
+  try {
+    let release;
+    const released = new Promise((resolve) => { release = resolve; });
+    await p.route('**/api/v1/sessions', async (route) => { await released; await route.continue(); });
+    await p.goto(BASE_URL + '/');
+    await pick(p, 'javascript');
+    await packagesField(p).fill('is-odd');
+    const composer = p.getByTestId('composer');
+    await composer.fill("require('is-odd')(7)");
+    await composer.press('Shift+Enter');
+    await p.getByTestId('pending-turn').waitFor();
+    release();
+    const turn = p.getByTestId('turn').first();
+    await turn.waitFor({ timeout: 30000 });
+    await finished(turn, 150000);
+    assert.match(await turn.getByTestId('install').innerText(), /^Installed is-odd \(JavaScript\)/);
+    assert.match(await outputs(turn, 'result').innerText(), /true/);
+    assert.equal(await packagesField(p).inputValue(), 'is-odd', 'the new conversation keeps what was typed');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a package off the allowlist is refused with its name, and the cell does not run', async () => {
   const { context, page: p } = await page();
   try {

@@ -149,6 +149,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     private void close() {
         serverStart.cancel();
+        packages.close();
         pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();

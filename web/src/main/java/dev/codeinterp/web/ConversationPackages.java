@@ -6,9 +6,11 @@ import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.view.PackagesField;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,40 +25,61 @@ final class ConversationPackages implements PackagesField.Store {
 
     private String route;
     private boolean local;
+    /** What the field holds per language: typed before a session exists, it goes with the first cells. */
+    private final Map<Language, String> texts = new EnumMap<>(Language.class);
     private final Set<String> installed = new HashSet<>();
 
-    /** Opening the conversation at {@code route}; local conversations take no packages. */
+    /**
+     * Opening the conversation at {@code route}: the names this browser kept for it, else those in
+     * the field now (kept for it from here on, as a picked language carries over). Local
+     * conversations take no packages.
+     */
     void open(String route, boolean localMode) {
         this.route = route;
         this.local = localMode;
         installed.clear();
+        if (localMode) {
+            return;
+        }
+        for (Language language : Language.values()) {
+            String stored = Browser.storageGet(key(language));
+            if (stored != null) {
+                texts.put(language, stored);
+            } else if (!textFor(language).isBlank()) {
+                Browser.storageSet(key(language), textFor(language));
+            }
+        }
+    }
+
+    /** The conversation closed: edits until the next one opens belong to no conversation yet. */
+    void close() {
+        route = null;
     }
 
     @Override
     public String textFor(Language language) {
-        if (route == null || local) {
-            return "";
-        }
-        String text = Browser.storageGet(KEY + language.wire() + "." + route);
-        return text == null ? "" : text;
+        return local ? "" : texts.getOrDefault(language, "");
     }
 
     @Override
     public void edited(Language language, String text) {
-        if (route == null || local) {
+        if (local) {
             return;
         }
-        if (text.isBlank()) {
-            Browser.storageRemove(KEY + language.wire() + "." + route);
-        } else {
-            Browser.storageSet(KEY + language.wire() + "." + route, text);
+        texts.put(language, text);
+        if (route != null) {
+            Browser.storageSet(key(language), text); // an emptied field too, so reopening does not fill it from another
         }
+    }
+
+    private String key(Language language) {
+        return KEY + language.wire() + "." + route;
     }
 
     /** The session installed these (a cell's {@code install} event). */
     void installed(Event.Install install) {
         for (String name : install.packages()) {
-            installed.add(key(install.language(), name));
+            installed.add(installedKey(install.language(), name));
         }
     }
 
@@ -67,7 +90,7 @@ final class ConversationPackages implements PackagesField.Store {
             return wanted;
         }
         for (String name : PackagesField.names(textFor(language))) {
-            if (!installed.contains(key(language, name))) {
+            if (!installed.contains(installedKey(language, name))) {
                 wanted.add(name);
             }
         }
@@ -75,7 +98,7 @@ final class ConversationPackages implements PackagesField.Store {
     }
 
     /** As the server compares names: PEP 503 for Python (case and runs of -_. do not matter); npm's as given. */
-    private static String key(Language language, String name) {
+    private static String installedKey(Language language, String name) {
         String compared = language == Language.PYTHON ? name.replaceAll("[-_.]+", "-").toLowerCase(Locale.ROOT) : name;
         return language.wire() + " " + compared;
     }
