@@ -18,6 +18,7 @@ import dev.codeinterp.web.view.FilesPanel;
 import dev.codeinterp.web.view.ImportedCells;
 import dev.codeinterp.web.view.ModeSwitch;
 import dev.codeinterp.web.view.NotebookButtons;
+import dev.codeinterp.web.view.PackagesField;
 import dev.codeinterp.web.view.PendingCells;
 import dev.codeinterp.web.view.StatusLine;
 import org.teavm.jso.dom.html.HTMLElement;
@@ -36,6 +37,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private final Composer composer = new Composer(this, true);
     /** The language picked for the open conversation (kept per conversation), or null: its last cell's. */
     private final ConversationLanguage language = new ConversationLanguage();
+    /** The packages typed for the open conversation's cells, per language, and those its session installed. */
+    private final ConversationPackages packages = new ConversationPackages();
+    private final PackagesField packagesField = new PackagesField(packages);
     private final AssistantOffer assistantOffer = new AssistantOffer(composer);
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
@@ -70,6 +74,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
         Dom.document().getBody().appendChild(composer.root());
+        composer.addPackages(packagesField);
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
@@ -144,6 +149,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     private void close() {
         serverStart.cancel();
+        packages.close();
         pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();
@@ -172,6 +178,8 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
         Browser.replaceHash(next.route());
+        packages.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
+        packagesField.setLocal(mode == ModeSwitch.Mode.LOCAL);
         composer.setLanguage(language.open(next.route(), composer.language()));
         status.problem(null);
         status.clearLastRun();
@@ -220,11 +228,12 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             giveBack(List.of(code), noSession + " Your cell is back in the composer.");
             return;
         }
-        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage)) {
+        List<String> wanted = packages.forCell(cellLanguage);
+        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage, wanted)) {
             composer.setRunning(true);
             return;
         }
-        pending.hold(code, cellLanguage);
+        pending.hold(code, cellLanguage, wanted);
     }
 
     @Override
@@ -291,6 +300,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if (event.event() instanceof Event.Prompt || event.event() instanceof Event.AssistantDone) {
             composer.setAssistantRunning(event.event() instanceof Event.Prompt);
         }
+        if (event.event() instanceof Event.Install install) {
+            packages.installed(install);
+        }
         if (event.event() instanceof Event.Queued q) {
             pending.accepted(q.code());
             Language own = language.queued(q.language());
@@ -321,6 +333,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onRefused(String code, String message) {
         pending.refused(code);
+        if (conversation != null) {
+            conversation.refused(code, message);
+        }
         giveBack(List.of(code), message);
         composer.setRunning(conversation != null && conversation.running());
     }

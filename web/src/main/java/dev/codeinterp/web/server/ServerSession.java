@@ -186,10 +186,16 @@ public final class ServerSession implements Interpreter {
     /** Sends the cell if the session is connected; returns false, saying nothing, if not (the caller holds it). */
     @Override
     public boolean execute(String code, Language language) {
+        return execute(code, language, List.of());
+    }
+
+    /** As above, with {@code packages} for the server to install first (its allowlist decides; a refusal gives the cell back). */
+    @Override
+    public boolean execute(String code, Language language, List<String> packages) {
         if (!connected()) {
             return false;
         }
-        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire())));
+        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire(), packages)));
         unanswered.add(code);
         return true;
     }

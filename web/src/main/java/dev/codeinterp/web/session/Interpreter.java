@@ -43,6 +43,17 @@ public interface Interpreter {
     /** As {@link #execute(String)}, in {@code language}; each language keeps its own state. */
     boolean execute(String code, Language language);
 
+    /**
+     * As {@link #execute(String, Language)}, with {@code packages} installed first (server mode); an
+     * interpreter that cannot install them says so rather than run the cell without them.
+     */
+    default boolean execute(String code, Language language, java.util.List<String> packages) {
+        if (!packages.isEmpty()) {
+            throw new UnsupportedOperationException("packages install in server mode only");
+        }
+        return execute(code, language);
+    }
+
     void interrupt();
 
     /** The person's answer to the running cell's {@code input()} ({@code input_request}). */

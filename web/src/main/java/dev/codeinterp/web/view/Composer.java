@@ -63,6 +63,8 @@ public final class Composer {
     /** The language picker, or null (the embed widget runs Python only). */
     private final HTMLElement picker;
     private Language language = Language.PYTHON;
+    /** The packages the picked language's cells ask for, or null (the embed widget has none). */
+    private PackagesField packages;
 
     public Composer(Actions actions) {
         this(actions, false);
@@ -116,6 +118,13 @@ public final class Composer {
 
     public HTMLElement root() {
         return root;
+    }
+
+    /** Shows {@code field} beside the language picker; it follows the picked language. */
+    public void addPackages(PackagesField field) {
+        packages = field;
+        picker.getParentNode().insertBefore(field.root(), picker.getNextSibling());
+        field.show(language);
     }
 
     public void focus() {
@@ -204,6 +213,9 @@ public final class Composer {
         language = chosen;
         if (picker != null) {
             Browser.setValue(picker, chosen.wire());
+        }
+        if (packages != null) {
+            packages.show(chosen);
         }
         if (asking()) {
             return;

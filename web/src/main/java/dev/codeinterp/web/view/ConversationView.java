@@ -87,6 +87,16 @@ public final class ConversationView {
         }
     }
 
+    /** A cell or question the server did not take: a note where it would have run, saying why. */
+    public void refused(String code, String why) {
+        if (empty.getParentNode() != null) {
+            root.removeChild(empty);
+        }
+        HTMLElement note = RefusedCell.render(code, why);
+        root.appendChild(note);
+        Browser.scrollIntoView(note);
+    }
+
     private HTMLElement render(SessionEvent e) {
         if (e.event().type() == dev.codeinterp.model.EventType.PROMPT || assistantTurns.containsKey(e.executionId())) {
             return renderAssistant(e);

@@ -17,19 +17,21 @@ import java.util.List;
 public final class PendingCells {
     public interface Sender {
         /** Returns false if the cell could not be sent now; it stays held. */
-        boolean send(String code, Language language);
+        boolean send(String code, Language language, List<String> packages);
     }
 
     private static final class Cell {
         final String code;
         final Language language;
+        final List<String> packages;
         final HTMLElement view;
         final HTMLElement footer;
         boolean sent;
 
-        Cell(String code, Language language, HTMLElement view, HTMLElement footer) {
+        Cell(String code, Language language, List<String> packages, HTMLElement view, HTMLElement footer) {
             this.code = code;
             this.language = language;
+            this.packages = packages;
             this.view = view;
             this.footer = footer;
         }
@@ -57,7 +59,7 @@ public final class PendingCells {
         return false;
     }
 
-    public void hold(String code, Language language) {
+    public void hold(String code, Language language, List<String> packages) {
         HTMLElement view = Dom.el("article", "turn pending");
         view.setAttribute("data-testid", "pending-turn");
         HTMLElement header = Dom.el("div", "turn-code");
@@ -70,7 +72,7 @@ public final class PendingCells {
         view.appendChild(footer);
         root.appendChild(view);
         Browser.scrollIntoView(view);
-        cells.add(new Cell(code, language, view, footer));
+        cells.add(new Cell(code, language, packages, view, footer));
     }
 
     /** What held cells are waiting for, in a few words: "waiting for the connection…". */
@@ -90,7 +92,7 @@ public final class PendingCells {
             if (c.sent) {
                 continue;
             }
-            if (!sender.send(c.code, c.language)) {
+            if (!sender.send(c.code, c.language, c.packages)) {
                 break;
             }
             c.sent = true;

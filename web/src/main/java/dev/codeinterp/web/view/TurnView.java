@@ -162,6 +162,10 @@ public final class TurnView {
             case FINISHED:
                 finish((Event.Finished) event);
                 break;
+            case INSTALL:
+                outputs.appendChild(InstallLine.render((Event.Install) event));
+                lastStream = null;
+                break;
             case INPUT_REQUEST:
                 prompt = new InputPrompt((Event.InputRequest) event, replies);
                 outputs.appendChild(prompt.root());
