@@ -17,7 +17,7 @@ after(async () => { await browser?.close(); });
 async function openApp(url, beforeLoad = () => {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  beforeLoad(page);
+  await beforeLoad(page);
   await page.goto(url + '/');
   await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
   return { context, page };
@@ -138,6 +138,54 @@ test('Stop during the tool call interrupts the cell and ends the turn; markup in
     assert.ok(Date.now() - stopped < 15000);
     assert.equal(await stop.isVisible(), false);
     assert.equal(endpoint.requests.length, 1, 'nothing went back to the model after Stop');
+  } finally {
+    await context.close();
+    await server.stop();
+    await endpoint.close();
+  }
+});
+
+test('a refused prompt and a cell sent right after it each get their own answer: the prompt comes back, the cell runs', async () => {
+  const endpoint = await scriptedEndpoint("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
+  const server = await startServer({ CODEINTERP_LLM_BASE_URL: endpoint.baseUrl, CODEINTERP_LLM_MODEL: 'scripted' });
+  // The real socket, with the server's frames held back on demand: both requests are sent before
+  // either answer arrives, as on a slow link.
+  let held = null;
+  let releaseHeld;
+  const sent = [];
+  const { context, page } = await openApp(server.url, (p) => p.routeWebSocket(/\/ws$/, (ws) => {
+    const upstream = ws.connectToServer();
+    ws.onMessage((m) => { sent.push(JSON.parse(m).type); upstream.send(m); });
+    upstream.onMessage((m) => (held ? held.push(m) : ws.send(m)));
+    releaseHeld = () => { const frames = held; held = null; frames.forEach((m) => ws.send(m)); };
+  }));
+  try {
+    await ask(page, 'Sleep for a minute.');
+    await outputs(page.getByTestId('assistant-turn').getByTestId('turn'), 'stream').filter({ hasText: 'sleeping' }).waitFor({ timeout: 30000 });
+
+    held = [];
+    await page.getByTestId('composer').fill('And another thing');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('composer-code').click();
+    await page.getByTestId('composer').fill("print('mine')");
+    await page.getByTestId('run').click();
+    const frames = () => held.map((m) => JSON.parse(m));
+    const answered = () => frames().some((f) => f.frame === 'protocol_error')
+      && frames().some((f) => f.type === 'queued' && f.code === "print('mine')");
+    for (let i = 0; i < 100 && !answered(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(answered(), 'the server answered both while the page waited');
+    assert.deepEqual(sent.slice(-2), ['prompt', 'execute']);
+    releaseHeld();
+
+    await page.getByTestId('status').filter({ hasText: 'question was not sent' }).waitFor({ timeout: 10000 });
+    assert.match(await page.getByTestId('status').innerText(), /still answering/);
+    assert.equal(await page.getByTestId('composer').inputValue(), 'And another thing', 'the refused prompt is what comes back');
+    assert.equal(await page.getByTestId('prompt-turn').count(), 1);
+
+    await page.getByTestId('stop-assistant').click();
+    const mine = page.getByTestId('turn').filter({ hasText: "print('mine')" });
+    await finished(mine);
+    assert.equal((await outputs(mine, 'stream').innerText()).trim(), 'mine', 'the cell taken ran, after the turn was stopped');
   } finally {
     await context.close();
     await server.stop();

@@ -13,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,39 +27,26 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PackagesContract {
-    /** Tries to open a connection from inside the cell; prints how it failed. */
-    private static final String NETWORK_PROBE = """
-            import socket
-            for host, port in (('1.1.1.1', 80), ('127.0.0.1', %d), ('registry.npmjs.org', 443)):
-                try:
-                    socket.create_connection((host, port), timeout=3).close()
-                    print('CONNECTED', host)
-                except OSError as e:
-                    print('offline', type(e).__name__)
-            """;
-
+    PackageIndexApp packages;
     TestApp app;
     LocalPackageIndex index;
-    Path allowlist;
 
     abstract String runtime();
 
     @BeforeAll
-    void start() throws IOException {
-        index = new LocalPackageIndex();
-        index.publish("codeinterp-demo", "1.0", "codeinterp_demo",
-                "from codeinterp_dep import VALUE\ndef hello():\n    return 'hello from the local index'\n", List.of("codeinterp-dep"));
-        index.publish("codeinterp-dep", "2.0", "codeinterp_dep", "VALUE = 42\n", List.of());
-        allowlist = Files.createTempFile("allowlist", ".txt");
-        Files.writeString(allowlist, "python codeinterp-demo\npython codeinterp-unpublished\npython numpy preinstalled\njavascript is-odd\n");
-        app = TestApp.start(runtime(), Map.of("PACKAGES_ALLOWLIST", allowlist.toString(), "PYTHON_INDEX_URL", index.url()));
+    void start() {
+        packages = PackageIndexApp.start(runtime(), index -> {
+            index.publish("codeinterp-demo", "1.0", "codeinterp_demo",
+                    "from codeinterp_dep import VALUE\ndef hello():\n    return 'hello from the local index'\n", List.of("codeinterp-dep"));
+            index.publish("codeinterp-dep", "2.0", "codeinterp_dep", "VALUE = 42\n", List.of());
+        }, "python codeinterp-demo", "python codeinterp-unpublished", "python numpy preinstalled", "javascript is-odd");
+        app = packages.app;
+        index = packages.index;
     }
 
     @AfterAll
     void stop() throws IOException {
-        app.close();
-        index.close();
-        Files.deleteIfExists(allowlist);
+        packages.close();
     }
 
     private TestApp.Response post(String path, String token, String code, String language, List<String> packages, Double timeout) {
@@ -81,22 +66,17 @@ abstract class PackagesContract {
         return r.json();
     }
 
-    private List<JsonObject> installEvents(TestApp.SessionRef s) {
-        return app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events").stream()
-                .filter(e -> e.string("type").equals("install")).toList();
-    }
-
     @Test
     void a_python_package_from_the_local_index_installs_through_packages_while_the_sandbox_stays_offline() {
         TestApp.SessionRef first = app.createSession();
         // a timeout of 2 s: the cold fetch (pip on the host) may take longer, and must not count
         JsonObject r = run(first, "python", List.of("CodeInterp_Demo", "numpy"),
                 "import codeinterp_demo, codeinterp_dep\nprint(codeinterp_demo.hello(), codeinterp_dep.VALUE)\n"
-                        + NETWORK_PROBE.formatted(Integer.parseInt(index.url().replaceAll(".*:(\\d+)/.*", "$1"))));
+                        + packages.networkProbe("('registry.npmjs.org', 443)"));
         assertThat(r.string("status")).as(r.asMap().toString()).isEqualTo("ok");
         assertThat(r.string("stdout")).startsWith("hello from the local index 42\n");
         assertThat(r.string("stdout")).doesNotContain("CONNECTED").contains("offline");
-        JsonObject install = installEvents(first).get(0);
+        JsonObject install = packages.installEvents(first).get(0);
         assertThat(install.stringList("packages")).as("numpy is in the image: nothing to install").containsExactly("codeinterp-demo");
         assertThat(install.optBoolean("cached", true)).isFalse();
 
@@ -104,7 +84,7 @@ abstract class PackagesContract {
         TestApp.SessionRef second = app.createSession();
         JsonObject again = run(second, "python", List.of("codeinterp-demo"), "import codeinterp_demo\nprint(codeinterp_demo.hello())");
         assertThat(again.string("stdout")).isEqualTo("hello from the local index\n");
-        JsonObject cached = installEvents(second).get(0);
+        JsonObject cached = packages.installEvents(second).get(0);
         assertThat(cached.optBoolean("cached", false)).isTrue();
         assertThat(cached.integer("duration_ms")).as("a cached install").isLessThan(1000);
         assertThat(index.requests()).as("the second session fetched nothing").isEqualTo(indexRequests);

