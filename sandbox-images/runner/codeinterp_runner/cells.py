@@ -7,7 +7,6 @@ import re
 import signal
 import sys
 import time
-import traceback
 import types
 
 from . import plots, protocol, publish
@@ -19,7 +18,7 @@ from .output import CellLock, OutputSink
 from .pip_install import PipMagic
 from .prompts import Prompts
 from .streams import NoInput, OutputStream, input_unavailable
-from .tracebacks import describe_error, format_traceback, safe_str
+from .tracebacks import describe_error, format_traceback, runner_traceback, safe_str
 from .usage import runner_usage
 
 IN_BROWSER = sys.platform == 'emscripten'
@@ -106,7 +105,7 @@ class Runner:
             else:
                 status = self._run_other(language, code, count)
         except Exception as exc:  # a runner bug: report it, and still finish the cell
-            self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), traceback.format_exception(exc)))
+            self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), runner_traceback(exc)))
         finally:
             self._cell_open = self._interrupt_waiting = False
             self._leave_cell(saved)

@@ -13,6 +13,7 @@ children it waited for, so `sleep`/`python3 -c` in a bash cell count) and VmHWM 
 while the cell runs (every SAMPLE_SECONDS): a command that lives shorter than that may be missed.
 """
 
+import functools
 import os
 
 try:
@@ -60,24 +61,48 @@ def _cpu_seconds(pid):
 
 
 def _peak_kb(pid):
+    """VmHWM of ``pid``; gVisor has no VmHWM, so there its current VmRSS (the samples make the peak)."""
+    found = {}
     try:
         with open(f'/proc/{pid}/status', 'rb') as f:
             for line in f:
-                if line.startswith(b'VmHWM:'):
-                    return int(line.split()[1])
+                if line.startswith((b'VmHWM:', b'VmRSS:')):
+                    found[line[:5]] = int(line.split()[1])
     except (OSError, ValueError, IndexError):
         pass
-    return 0
+    return found.get(b'VmHWM', found.get(b'VmRSS', 0))
 
 
-def _children(pid):
+def _children_of(pid):
+    """Linux lists each thread's children in /proc; a whole-/proc scan only where it does not (gVisor)."""
+    if not _children_files():
+        return _children_by_scan(pid)
     kids = []
     try:
         for task in os.listdir(f'/proc/{pid}/task'):
             with open(f'/proc/{pid}/task/{task}/children', 'rb') as f:
                 kids.extend(int(kid) for kid in f.read().split())
-    except OSError:  # gone, or a kernel without the children file: the process's own figures still count
+    except OSError:  # gone: its own figures still count
         pass
+    return kids
+
+
+@functools.cache
+def _children_files():
+    return os.path.exists(f'/proc/self/task/{os.getpid()}/children')
+
+
+def _children_by_scan(pid):
+    kids = []
+    for name in os.listdir('/proc'):
+        if name.isdigit():
+            try:
+                with open(f'/proc/{name}/stat', 'rb') as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(b')') + 2:].split()[1]) == pid:
+                kids.append(int(name))
     return kids
 
 
@@ -100,7 +125,7 @@ class ChildUsage:
                 continue
             seen.add(pid)
             self.peak_kb = max(self.peak_kb, _peak_kb(pid))
-            pending.extend(_children(pid))
+            pending.extend(_children_of(pid))
 
 
 class CellMeter:
