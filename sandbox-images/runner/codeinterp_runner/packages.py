@@ -16,7 +16,7 @@ import time
 from . import protocol
 
 # hashlib, shutil, zipfile and tarfile are imported in the functions that install: only installs
-# need them, and every sandbox's start would pay for them (~20 ms CPU together).
+# need them, and every sandbox's start would pay for them (several ms of CPU).
 
 CACHE = '/packages'
 WORKSPACE = os.getcwd()  # the runner starts in the session's workspace

@@ -15,7 +15,7 @@ _shell = None  # the shell of the runner whose cell ran last
 
 def _tools():
     """The ``commands`` and ``magics`` modules, imported by the first magic or ``!cmd``: a plain
-    cell needs neither, and with theirs (subprocess, timeit, shlex...) they were a third of start-up."""
+    cell needs neither, and with theirs (subprocess, timeit, shlex...) they were a third of the import time."""
     from . import commands, magics
     return commands, magics
 

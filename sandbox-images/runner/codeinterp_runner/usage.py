@@ -11,6 +11,8 @@ children it waited for, so `sleep`/`python3 -c` in a bash cell count) and VmHWM 
 /proc/<pid>/status. Only the process itself can ask the kernel for its waited children's peak
 (RUSAGE_CHILDREN), which bash and node do not expose, so their descendants' VmHWM is sampled
 while the cell runs (every SAMPLE_SECONDS): a command that lives shorter than that may be missed.
+gVisor has neither VmHWM nor the children files: there VmRSS is sampled and /proc scanned.
+The first cell in a language also pays for starting its interpreter.
 """
 
 import functools
@@ -26,11 +28,11 @@ _TICKS = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') and 'SC_CLK_TCK' in 
 
 
 def _rusage(who):
-    """(cpu seconds, peak RSS KiB) from getrusage, or None where it is missing."""
+    """(cpu seconds, peak RSS KiB) from getrusage(RUSAGE_<who>), or None where it is missing."""
     if resource is None:
         return None
     try:
-        usage = resource.getrusage(who)
+        usage = resource.getrusage(getattr(resource, 'RUSAGE_' + who))
     except Exception:  # a stub that exists but does not work
         return None
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
@@ -38,15 +40,14 @@ def _rusage(who):
 
 def runner_usage():
     """(cpu seconds, peak RSS KiB) of this process and the children it waited for; None without getrusage."""
-    own = _rusage(resource and resource.RUSAGE_SELF)
-    waited = _rusage(resource and resource.RUSAGE_CHILDREN)
+    own, waited = _rusage('SELF'), _rusage('CHILDREN')
     if own is None or waited is None:
         return None
     return own[0] + waited[0], max(own[1], waited[1])
 
 
 def _reaped_usage():
-    return _rusage(resource and resource.RUSAGE_CHILDREN)
+    return _rusage('CHILDREN')
 
 
 def _cpu_seconds(pid):
