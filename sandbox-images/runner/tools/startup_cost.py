@@ -23,7 +23,8 @@ def cpu_of(argv, stdin):
 
 
 def import_ms():
-    """Cumulative import time of everything the runner imports beyond a bare interpreter (`site` excluded)."""
+    """(ms, modules): cumulative import time of the top-level imports but `site` (the runner's, and the
+    interpreter's own few), and how many modules were imported in all."""
     err = subprocess.run([sys.executable, '-X', 'importtime', *RUNNER[1:]], input=b'', stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, check=True).stderr.decode()
     total, modules = 0, 0
@@ -47,7 +48,7 @@ def main():
     print(f'runner start, stdin closed:  {start:.4f} CPU-s')
     print(f'runner start + one 1+1 cell: {cell:.4f} CPU-s')
     print(f'runner imports (-X importtime, top level, no site): '
-          f'{statistics.median(ms for ms, _ in imports):.1f} ms, {imports[0][1]} modules')
+          f'{statistics.median(ms for ms, _ in imports):.1f} ms, {imports[0][1]} modules in all')
 
 
 if __name__ == '__main__':
