@@ -24,7 +24,6 @@ except ImportError:  # Pyodide has no getrusage
     resource = None
 
 SAMPLE_SECONDS = 0.02
-_TICKS = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') and 'SC_CLK_TCK' in os.sysconf_names else 100
 
 
 def _rusage(who):
@@ -58,7 +57,12 @@ def _cpu_seconds(pid):
     except OSError:
         return None
     fields = stat[stat.rindex(b')') + 2:].split()  # after "pid (comm) ": the name may hold spaces
-    return sum(int(value) for value in fields[11:15]) / _TICKS
+    return sum(int(value) for value in fields[11:15]) / _ticks_per_second()
+
+
+@functools.cache
+def _ticks_per_second():  # asked only where there is a /proc (never in Pyodide)
+    return os.sysconf('SC_CLK_TCK')
 
 
 def _peak_kb(pid):
