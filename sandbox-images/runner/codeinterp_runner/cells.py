@@ -7,7 +7,6 @@ import re
 import signal
 import sys
 import time
-import traceback
 import types
 
 from . import plots, protocol, publish
@@ -19,12 +18,8 @@ from .output import CellLock, OutputSink
 from .pip_install import PipMagic
 from .prompts import Prompts
 from .streams import NoInput, OutputStream, input_unavailable
-from .tracebacks import describe_error, format_traceback, safe_str
-
-try:
-    import resource
-except ImportError:  # Pyodide has no getrusage
-    resource = None
+from .tracebacks import describe_error, format_traceback, runner_traceback, safe_str
+from .usage import runner_usage
 
 IN_BROWSER = sys.platform == 'emscripten'
 
@@ -35,17 +30,6 @@ _CO_COROUTINE = 0x0080  # inspect.CO_COROUTINE, without importing inspect
 def source_lines(code):
     """The cell's lines as the compiler numbers them (\\n, \\r\\n and \\r end a line)."""
     return [line + '\n' for line in re.split(r'\r\n|\r|\n', code)]
-
-
-def _usage():
-    """(cpu seconds, peak RSS in KiB) of this process, or None where getrusage is missing."""
-    if resource is None:
-        return None
-    try:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-    except Exception:  # a stub that exists but does not work
-        return None
-    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss
 
 
 class Runner:
@@ -102,7 +86,7 @@ class Runner:
         """
         self.execution_count += 1
         count = self.execution_count
-        usage_before = _usage()
+        usage_before = runner_usage()
         start = time.perf_counter()
         self._interrupt_waiting, self._cell_open = False, True
         self._emit(protocol.started(cell_id, count))
@@ -121,15 +105,17 @@ class Runner:
             else:
                 status = self._run_other(language, code, count)
         except Exception as exc:  # a runner bug: report it, and still finish the cell
-            self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), traceback.format_exception(exc)))
+            self._sink.send(protocol.error(type(exc).__name__, safe_str(exc), runner_traceback(exc)))
         finally:
             self._cell_open = self._interrupt_waiting = False
             self._leave_cell(saved)
             self._sink.end()
             self._formatter.shown_figures = []
-            usage_after = _usage()
+            usage_after = runner_usage()
             finished = protocol.finished(cell_id, status, count, round((time.perf_counter() - start) * 1000))
-            if usage_before and usage_after:
+            if language != 'python':  # the cell ran in the language's own process (``usage``)
+                finished['cpu_ms'], finished['peak_memory_kb'] = self._others.cell_usage
+            elif usage_before and usage_after:
                 finished['cpu_ms'] = round((usage_after[0] - usage_before[0]) * 1000)
                 finished['peak_memory_kb'] = usage_after[1]
             self._emit(finished)
@@ -148,6 +134,7 @@ class Runner:
 
     def _run_other(self, language, code, count):
         self._in_cell = True  # interrupts raise in the wait for the child, which passes them on
+        self._others.cell_usage = (None, None)
         try:
             if self._take_waiting_interrupt():
                 self._sink.send(protocol.error('KeyboardInterrupt', 'the cell was interrupted', []))

@@ -10,8 +10,10 @@ import os
 import select
 import signal
 import subprocess
+import time
 
 from . import protocol
+from .usage import SAMPLE_SECONDS, CellMeter, ChildUsage
 
 
 class ChildLanguage:
@@ -21,6 +23,8 @@ class ChildLanguage:
         self._proc = None
         self._control = None
         self._buffer = b''
+        self._usage = None  # the running child's ChildUsage
+        self.cell_usage = (None, None)  # (cpu_ms, peak_memory_kb) of the last cell, for `finished`
 
     # -- what a language module provides --
 
@@ -47,14 +51,19 @@ class ChildLanguage:
         stops the cell and keeps its state; we then wait for the child's own end of the cell.
         """
         interrupted = False
+        self.cell_usage = (None, None)
+        meter = None
         try:
-            self._ensure_started()
+            fresh = self._ensure_started()
+            meter = CellMeter(self._usage, fresh)
             self.send_cell(self._proc.stdin, code, count)
         except KeyboardInterrupt:
             self._interrupt()
             interrupted = True
         except OSError as exc:  # e.g. the process cap left no room for the child
             self.close()
+            if meter is not None:
+                self.cell_usage = meter.end_after_exit()
             sink.send(protocol.error('ChildUnavailable', f'{self.name} could not start: {exc}', []))
             return 'error'
         while True:
@@ -63,6 +72,8 @@ class ChildLanguage:
                 if message is None:
                     exit_status = self._proc.wait()
                     self.close()
+                    if meter is not None:
+                        self.cell_usage = meter.end_after_exit()
                     sink.send(protocol.error('ExitCode', f'the {self.name} process exited (exit status {exit_status}); '
                                              'its state is lost and the next cell starts a fresh one', []))
                     return 'interrupted' if interrupted else 'error'
@@ -72,6 +83,8 @@ class ChildLanguage:
                 elif kind == 'error':
                     sink.send(protocol.error(message['ename'], message['evalue'], message.get('traceback', [])))
                 elif kind == 'done':
+                    if meter is not None:
+                        self.cell_usage = meter.end()
                     return self.finish(message, sink, interrupted)
             except KeyboardInterrupt:
                 self._interrupt()
@@ -89,13 +102,14 @@ class ChildLanguage:
                 pass
         if self._control is not None:
             os.close(self._control)
-        self._proc, self._control, self._buffer = None, None, b''
+        self._proc, self._control, self._buffer, self._usage = None, None, b'', None
 
     # -- the child --
 
     def _ensure_started(self):
+        """Starts the child unless it runs; True when it was started now."""
         if self._proc is not None and self._proc.poll() is None:
-            return
+            return False
         self.close()
         read_end, write_end = os.pipe()
         try:
@@ -108,6 +122,8 @@ class ChildLanguage:
         finally:
             os.close(write_end)
         self._control = read_end
+        self._usage = ChildUsage(self._proc.pid)
+        return True
 
     def _interrupt(self):
         if self._proc is not None:
@@ -121,11 +137,18 @@ class ChildLanguage:
 
         After an interrupt the signal is sent again every half second until the cell ends: one that
         lands just as a script finishes its synchronous part is swallowed by Node's SIGINT watchdog.
+        While waiting, the child's processes' memory is sampled (``usage``).
         """
+        quiet_since = time.monotonic()
         while b'\n' not in self._buffer:
-            if resend_interrupt and not select.select([self._control], [], [], 0.5)[0]:
-                self._interrupt()
+            if not select.select([self._control], [], [], SAMPLE_SECONDS)[0]:
+                if self._usage is not None:
+                    self._usage.sample()
+                if resend_interrupt and time.monotonic() - quiet_since >= 0.5:
+                    self._interrupt()
+                    quiet_since = time.monotonic()
                 continue
+            quiet_since = time.monotonic()
             chunk = os.read(self._control, 65536)
             if not chunk:
                 return None

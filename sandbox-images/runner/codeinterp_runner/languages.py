@@ -15,16 +15,21 @@ class OtherLanguages:
     def __init__(self, available):
         self._available = available
         self._children = {}
+        self.cell_usage = (None, None)  # (cpu_ms, peak_memory_kb) of the last cell (``usage``)
 
     def run(self, language, code, count, sink):
         """Runs a cell and returns its status; interrupts (KeyboardInterrupt) go on to the child."""
+        self.cell_usage = (None, None)
         if not self._available:
             sink.send(protocol.error('LanguageUnavailable', _UNAVAILABLE[language], []))
             return 'error'
         child = self._children.get(language)
         if child is None:
             child = self._children[language] = self._make(language)
-        return child.run(code, count, sink)
+        try:
+            return child.run(code, count, sink)
+        finally:
+            self.cell_usage = child.cell_usage
 
     @staticmethod
     def _make(language):

@@ -8,14 +8,15 @@ lockfile paths under ``node_modules`` (where ``require`` looks from the workspac
 fetched is executed: wheels and tarballs are only unpacked, never built, and no install scripts run.
 """
 
-import hashlib
 import importlib
 import os
-import shutil
 import sys
 import time
 
 from . import protocol
+
+# hashlib, shutil, zipfile and tarfile are imported in the functions that install: only installs
+# need them, and every sandbox's start would pay for them (several ms of CPU).
 
 CACHE = '/packages'
 WORKSPACE = os.getcwd()  # the runner starts in the session's workspace
@@ -57,6 +58,7 @@ def install(request):
     The entry point for anything else that installs (``%pip``): the same shape as the execute
     command's ``install``. Artifacts installed before in this session are skipped.
     """
+    import hashlib
     language = request.get('language', 'python')
     artifacts = sorted(request.get('artifacts') or [], key=lambda a: a.get('dest') or '')
     os.makedirs(_DONE, exist_ok=True)
@@ -85,6 +87,7 @@ def _cached_path(path, sha256):
 
 
 def _verify(path, sha256):
+    import hashlib
     digest = hashlib.sha256()
     try:
         with open(path, 'rb') as f:
@@ -105,7 +108,8 @@ def _inside(root, relative):
 
 
 def _unpack_wheel(path, target):
-    import zipfile  # here, as tarfile below: only installs need them, and every sandbox's start would pay ~10 ms CPU
+    import shutil
+    import zipfile
     try:
         with zipfile.ZipFile(path) as wheel:
             for info in wheel.infolist():
@@ -133,8 +137,9 @@ def _npm_dest(dest):
 
 
 def _unpack_npm(path, destination):
-    import tarfile
     """An npm tarball (its files under one top folder, usually ``package/``) into ``destination``."""
+    import shutil
+    import tarfile
     if os.path.isdir(destination) and not os.path.islink(destination):
         shutil.rmtree(destination)  # another version was there: this one replaces it, as npm would
     os.makedirs(destination, exist_ok=True)

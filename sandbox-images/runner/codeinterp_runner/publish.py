@@ -4,8 +4,6 @@ The MIME bundles themselves come from ``display.DisplayFormatter``; this module 
 event carries them. IPython.display (the shim in ``shims/``) reports to the active publisher.
 """
 
-import uuid
-
 from . import protocol
 
 _active = None  # the DisplayPublisher of the running cell
@@ -26,7 +24,7 @@ class DisplayHandle:
     """What ``display(obj, display_id=...)`` returns: updates that output later, as IPython's does."""
 
     def __init__(self, display_id=None):
-        self.display_id = display_id if display_id is not None else uuid.uuid4().hex
+        self.display_id = display_id if display_id is not None else _new_display_id()
 
     def __repr__(self):
         return f'<{type(self).__name__} display_id={self.display_id}>'
@@ -36,6 +34,11 @@ class DisplayHandle:
 
     def update(self, obj, **kwargs):
         _require_active().display(obj, display_id=self.display_id, update=True, **kwargs)
+
+
+def _new_display_id():
+    import uuid  # here, not at the top: uuid (and platform, which it imports) would slow every start-up
+    return uuid.uuid4().hex
 
 
 def _require_active():
@@ -57,7 +60,7 @@ class DisplayPublisher:
         if transient and display_id is None:
             display_id = transient.get('display_id')
         if display_id is True:
-            display_id = uuid.uuid4().hex
+            display_id = _new_display_id()
         if clear:
             self.clear_output(wait=True)
         for obj in objs:

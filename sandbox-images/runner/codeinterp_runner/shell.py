@@ -3,15 +3,21 @@
 Magics themselves are in ``magics``; shell commands (``!cmd``) in ``commands``.
 """
 
+import functools
 import importlib.machinery
 import os
 import sys
 
-from . import commands, magics
-
 SHIMS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'shims')
 
 _shell = None  # the shell of the runner whose cell ran last
+
+
+def _tools():
+    """The ``commands`` and ``magics`` modules, imported by the first magic or ``!cmd``: a plain
+    cell needs neither, and with theirs (subprocess, timeit, shlex...) they were a third of the import time."""
+    from . import commands, magics
+    return commands, magics
 
 
 def get_ipython():
@@ -71,9 +77,21 @@ class Shell:
         self.display_pub = publisher
         self.execution_count = 0
         self.cell_filename = '<cell>'  # of the running cell, for code that magics compile
-        self.magics = magics.builtin_line_magics()
-        self.cell_magics = magics.builtin_cell_magics()
-        self.commands = commands.ShellCommands(can_run_commands, fds_captured)
+        self._can_run_commands, self._fds_captured = can_run_commands, fds_captured
+
+    # The magic tables and the command runner are made on first use (``_tools``).
+
+    @functools.cached_property
+    def magics(self):
+        return _tools()[1].builtin_line_magics()
+
+    @functools.cached_property
+    def cell_magics(self):
+        return _tools()[1].builtin_cell_magics()
+
+    @functools.cached_property
+    def commands(self):
+        return _tools()[0].ShellCommands(self._can_run_commands, self._fds_captured)
 
     def activate(self):
         global _shell
@@ -96,7 +114,7 @@ class Shell:
             raise UsageError(f'Line magic function `%{magic_name}` not found.')
         frame = sys._getframe(_stack_depth)
         if not getattr(function, 'no_var_expand', False):
-            line = commands.expand(line, frame)
+            line = _tools()[0].expand(line, frame)
         return function(self, line, frame)
 
     def run_cell_magic(self, magic_name, line, cell):
@@ -106,7 +124,7 @@ class Shell:
             raise UsageError(f'Cell magic `%%{magic_name}` not found{hint}.')
         frame = sys._getframe(1)
         if not getattr(function, 'no_var_expand', False):
-            line = commands.expand(line, frame)
+            line = _tools()[0].expand(line, frame)
         return function(self, line, cell, frame)
 
     def magic(self, arg_s):
@@ -132,6 +150,7 @@ class Shell:
 
     def system(self, cmd):
         """``!cmd``: runs it in a shell, output streamed into the cell; sets ``_exit_code``."""
+        commands, magics = _tools()
         command = commands.expand(cmd, sys._getframe(1))
         if commands.is_pip(command):
             return magics.pip(self, commands.pip_arguments(command), None)
@@ -139,6 +158,7 @@ class Shell:
 
     def getoutput(self, cmd, split=True):
         """``x = !cmd``: the command's output (stdout and stderr), as a list of lines."""
+        commands = _tools()[0]
         output = self.commands.getoutput(commands.expand(cmd, sys._getframe(1)))
         return commands.LineList(output.splitlines()) if split else output
 

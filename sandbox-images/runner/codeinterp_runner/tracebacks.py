@@ -2,7 +2,8 @@
 
 import os
 import re
-import traceback
+
+# `traceback` is imported by the first error, not at start-up: a cell that raises nothing needs none of it.
 
 # Frames from any module of this package (the IPython shim too) are never shown. (The name frames carry, as compiled.)
 _RUNNER_DIR = os.path.dirname((lambda: None).__code__.co_filename)
@@ -63,7 +64,7 @@ def _format_one(te):
     stack = _user_frames(te.stack)
     if stack:
         lines.append('Traceback (most recent call last):')
-        for entry in traceback.StackSummary.from_list(stack).format():
+        for entry in type(te.stack).from_list(stack).format():  # traceback.StackSummary
             lines.extend(_colour_lines(entry))
     stype = getattr(te, 'exc_type_str', None)  # Python 3.13+ (Pyodide); exc_type is deprecated there
     if stype is None:
@@ -103,5 +104,12 @@ def _format_chain(te):
 
 def format_traceback(exc):
     """The user's view of an exception: their frames only, one line per string, ANSI coloured."""
+    import traceback
     te = traceback.TracebackException(type(exc), exc, exc.__traceback__, compact=True)
     return _format_chain(te)
+
+
+def runner_traceback(exc):
+    """Every frame, the runner's too: for an error in the runner itself."""
+    import traceback
+    return traceback.format_exception(exc)

@@ -167,6 +167,24 @@ abstract class LanguagesContract {
         assertThat(languages).containsExactly("javascript", "bash", "python");
     }
 
+    @Test
+    void javascript_and_bash_cells_report_their_own_cpu_and_peak_memory() {
+        TestApp.SessionRef s = app.createSession();
+        run(s, "javascript", "1", null); // node's start-up is the first cell's
+        run(s, "javascript", "const t = process.cpuUsage(); while (process.cpuUsage(t).user < 200000) {}", null);
+        run(s, "bash", "python3 -c 'import time; x = b\"x\" * (100 << 20); time.sleep(0.3)'", null);
+        java.util.List<JsonObject> finished = new java.util.ArrayList<>();
+        for (JsonObject e : app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events")) {
+            if (e.string("type").equals("finished")) {
+                finished.add(e);
+            }
+        }
+        assertThat(finished).hasSize(3);
+        assertThat(finished.get(1).optIntegerOrNull("cpu_ms")).as(finished.get(1).asMap().toString()).isGreaterThanOrEqualTo(150);
+        assertThat(finished.get(2).optIntegerOrNull("peak_memory_kb")).as(finished.get(2).asMap().toString())
+                .isGreaterThan(100 * 1024);
+    }
+
     private static String streamUntilFinished(WsClient ws) throws InterruptedException {
         StringBuilder out = new StringBuilder();
         while (true) {
