@@ -1,5 +1,10 @@
 package dev.codeinterp.server.assistant;
 
+import dev.codeinterp.model.assistant.AssistantException;
+import dev.codeinterp.model.assistant.ChatMessage;
+import dev.codeinterp.model.assistant.Completion;
+import dev.codeinterp.model.assistant.CompletionStream;
+import dev.codeinterp.model.assistant.OpenAiWire;
 import dev.codeinterp.server.config.AssistantSettings;
 
 import java.io.BufferedInputStream;
@@ -29,8 +34,6 @@ import java.util.function.Consumer;
  */
 final class ChatClient {
     private static final int MAX_ERROR_BODY_BYTES = 64 << 10;
-    /** One answer longer than this is an endpoint that does not stop (max_tokens ignored): it is cut off. */
-    static final int MAX_ANSWER_CHARS = 200_000;
 
     private final AssistantSettings settings;
     private final HttpClient http;
@@ -80,9 +83,7 @@ final class ChatClient {
     }
 
     private Completion stream(InputStream body, Consumer<String> onText, Cancellation cancel) throws IOException {
-        ToolCallAssembler calls = new ToolCallAssembler();
-        StringBuilder text = new StringBuilder();
-        String[] finish = {null};
+        CompletionStream answer = new CompletionStream(onText::accept);
         boolean[] timedOut = {false};
         long[] lastData = {System.nanoTime()};
         Runnable close = () -> {
@@ -100,26 +101,10 @@ final class ChatClient {
                 close.run();
             }
         }, 250, 250, TimeUnit.MILLISECONDS);
-        boolean done;
         try {
-            done = SseReader.read(new BufferedInputStream(body), data -> {
+            SseReader.read(new BufferedInputStream(body), data -> {
                 lastData[0] = System.nanoTime();
-                if (data.strip().equals("[DONE]")) {
-                    return false;
-                }
-                OpenAiWire.Chunk chunk = OpenAiWire.chunk(data, calls);
-                if (!chunk.text().isEmpty()) {
-                    if (text.length() + chunk.text().length() > MAX_ANSWER_CHARS) {
-                        throw new AssistantException("The model endpoint sent more than " + MAX_ANSWER_CHARS
-                                + " characters in one answer; the rest was not read.");
-                    }
-                    text.append(chunk.text());
-                    onText.accept(chunk.text());
-                }
-                if (chunk.finishReason() != null) {
-                    finish[0] = chunk.finishReason();
-                }
-                return true;
+                return answer.accept(data);
             });
         } catch (IOException e) {
             if (cancel.cancelled()) {
@@ -139,10 +124,7 @@ final class ChatClient {
         if (timedOut[0]) {
             throw stalled();
         }
-        if (!done && finish[0] == null) {
-            throw new AssistantException("The model endpoint closed the stream before the answer was complete.");
-        }
-        return new Completion(text.toString(), calls.calls(), FinishReason.fromWire(finish[0]));
+        return answer.complete();
     }
 
     private AssistantException stalled() {
