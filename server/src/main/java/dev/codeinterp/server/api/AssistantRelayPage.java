@@ -1,5 +1,6 @@
 package dev.codeinterp.server.api;
 
+import dev.codeinterp.model.assistant.EndpointOrigin;
 import io.javalin.http.BadRequestResponse;
 import io.javalin.http.Context;
 
@@ -10,23 +11,17 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
-import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * Local mode's assistant relay: {@code /local/assistant-relay.html?endpoint=<origin>}, the one page
  * of ours that may reach a model endpoint from the browser. The app frames it sandboxed without
  * allow-same-origin (opaque origin: none of the app's storage or credentials) only once the person
  * configured an endpoint, and its CSP lets it connect to exactly that origin. The origin goes into
- * a header, so it is checked here strictly: an http(s) origin, nothing else (no path, wildcard,
- * quote, space, separator or user info); anything else is a 400 and no page.
+ * a header, so it is checked here strictly ({@link EndpointOrigin}, the rule the browser
+ * applied before keeping it); anything else is a 400 and no page.
  */
 final class AssistantRelayPage {
     static final String PATH = "/local/assistant-relay.html";
-    /** scheme://host[:port], lowercase as browsers serialise origins; a host is a DNS name, IPv4 or a bracketed IPv6 address. */
-    private static final Pattern ORIGIN = Pattern.compile(
-            "https?://([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*|\\[[0-9a-f:.]{2,45}\\])(:[0-9]{1,5})?");
-
     private final String page;
     private final String scriptHash;
 
@@ -63,13 +58,9 @@ final class AssistantRelayPage {
         if (value == null || value.isEmpty()) {
             throw new BadRequestResponse("endpoint: the origin of the model endpoint is required, e.g. http://localhost:11434");
         }
-        if (value.length() > 300 || !ORIGIN.matcher(value).matches()) {
+        if (!EndpointOrigin.valid(value)) {
             throw new BadRequestResponse("endpoint: only an http or https origin (scheme://host[:port], lowercase, no path) is accepted");
         }
-        int colon = value.lastIndexOf(':');
-        if (colon > value.indexOf("//") && colon > value.lastIndexOf(']') && Integer.parseInt(value.substring(colon + 1)) > 65535) {
-            throw new BadRequestResponse("endpoint: the port is out of range");
-        }
-        return value.toLowerCase(Locale.ROOT);
+        return value;
     }
 }

@@ -4,6 +4,7 @@ import dev.codeinterp.model.assistant.AssistantException;
 import dev.codeinterp.model.assistant.ChatMessage;
 import dev.codeinterp.model.assistant.Completion;
 import dev.codeinterp.model.assistant.CompletionStream;
+import dev.codeinterp.model.assistant.EndpointRefusal;
 import dev.codeinterp.model.assistant.OpenAiWire;
 import dev.codeinterp.server.config.AssistantSettings;
 
@@ -146,21 +147,7 @@ final class ChatClient {
     }
 
     private static AssistantException refused(int status, String retryAfter, InputStream body) throws IOException {
-        String detail = OpenAiWire.errorBody(new String(body.readNBytes(MAX_ERROR_BODY_BYTES), StandardCharsets.UTF_8));
-        String said = detail.isEmpty() ? "" : ": " + detail;
-        switch (status) {
-            case 401:
-            case 403:
-                return new AssistantException("The model endpoint refused the API key (HTTP " + status + ")" + said);
-            case 404:
-                return new AssistantException("The model endpoint answered 404: check CODEINTERP_LLM_BASE_URL and "
-                        + "CODEINTERP_LLM_MODEL" + said);
-            case 429: {
-                String wait = retryAfter != null && retryAfter.matches("\\d{1,6}") ? " Try again in " + retryAfter + " s." : " Try again later.";
-                return new AssistantException("The model endpoint is rate-limiting requests (HTTP 429)" + said + "." + wait);
-            }
-            default:
-                return new AssistantException("The model endpoint answered HTTP " + status + said);
-        }
+        return EndpointRefusal.of(status, retryAfter, new String(body.readNBytes(MAX_ERROR_BODY_BYTES), StandardCharsets.UTF_8),
+                "CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL");
     }
 }
