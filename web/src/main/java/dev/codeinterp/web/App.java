@@ -69,6 +69,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         layout.appendChild(page);
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
+        Dom.document().getBody().appendChild(assistantOffer.endpointForm().root());
         Dom.document().getBody().appendChild(composer.root());
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
@@ -176,7 +177,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         status.problem(null);
         status.clearLastRun();
         composer.setRunning(false);
-        assistantOffer.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
+        assistantOffer.open(next);
         next.connect(this);
     }
 
