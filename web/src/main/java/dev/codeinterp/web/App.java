@@ -69,7 +69,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         layout.appendChild(page);
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
-        Dom.document().getBody().appendChild(assistantOffer.endpointForm().root());
+        composer.addSettings(assistantOffer.endpointForm().root());
         Dom.document().getBody().appendChild(composer.root());
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
