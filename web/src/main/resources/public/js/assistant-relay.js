@@ -20,9 +20,9 @@ export function originOf(baseUrl) {
  * Frames the relay for `endpoint` (an origin) and returns `{send(id, url, apiKey, body), abort(id), close()}`.
  * `receive(type, id, status, text)` gets: `status` (the HTTP status in `status`, Retry-After in
  * `text`), `chunk` (response text, decoded, in order), `end`, `aborted`, `failed` (why, in `text`),
- * and `unavailable` (the relay did not load: id null).
+ * and `unavailable` (the relay did not load within `loadTimeoutMs`: id null).
  */
-export function open(endpoint, receive) {
+export function open(endpoint, receive, loadTimeoutMs = LOAD_TIMEOUT_MS) {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
   frame.setAttribute('title', 'Assistant relay (sends prompts to your model endpoint)');
@@ -39,7 +39,7 @@ export function open(endpoint, receive) {
     if (!ready && !closed) {
       receive('unavailable', null, 0, 'the relay page did not load (was the endpoint\'s address refused?)');
     }
-  }, LOAD_TIMEOUT_MS);
+  }, loadTimeoutMs);
   const onWindowMessage = (e) => {
     if (e.source !== frame.contentWindow || !e.data || e.data.type !== 'relay-loaded' || ready) {
       return;
