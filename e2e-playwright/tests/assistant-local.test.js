@@ -5,6 +5,7 @@
 // tool call runs in Pyodide, and the turn is kept in IndexedDB. Without an endpoint nothing leaves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { launch, finished, outputs, runCell, BASE_URL } from '../browser.js';
 import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
 
@@ -162,5 +163,70 @@ test('a hostile endpoint is refused: by the settings, and by the relay page itse
     }
   } finally {
     await context.close();
+  }
+});
+
+/**
+ * An OpenAI-compatible endpoint of the test's own that answers CORS as llama-server does: the first
+ * prompt gets a run_code call of `code` (its arguments split across chunks), a later one a 429.
+ */
+async function scriptedEndpoint(code) {
+  const requests = [];
+  const http = createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': req.headers.origin || '*', 'access-control-allow-headers': '*' };
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST' });
+      res.end();
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      requests.push({ origin: req.headers.origin, messages: JSON.parse(body).messages });
+      if (requests.length > 1) {
+        // a browser shows the relay Retry-After only when the endpoint exposes it to CORS readers
+        res.writeHead(429, { ...cors, 'content-type': 'application/json', 'retry-after': '7', 'access-control-expose-headers': 'retry-after' });
+        res.end(JSON.stringify({ error: { message: 'slow down' } }));
+        return;
+      }
+      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      const args = JSON.stringify({ code, language: 'python' });
+      res.end(chunk({ content: 'Running it.' })
+        + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 7) } }] })
+        + chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(7) } }] })
+        + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
+    });
+  });
+  await new Promise((r) => http.listen(0, '127.0.0.1', r));
+  return { baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, close: () => new Promise((r) => http.close(r)) };
+}
+
+test('Stop during the tool call interrupts the cell in Pyodide and ends the turn; a 429 is told in words', async () => {
+  const endpoint = await scriptedEndpoint("print('looping', flush=True)\nwhile True: pass");
+  const { context, page } = await openLocal();
+  try {
+    await setEndpoint(page, endpoint.baseUrl, 'scripted', '');
+    await page.getByTestId('composer-ask').click();
+    await page.getByTestId('composer').fill('Loop forever.');
+    await page.getByTestId('composer').press('Enter');
+    const cell = page.getByTestId('assistant-turn').getByTestId('turn');
+    await outputs(cell, 'stream').filter({ hasText: 'looping' }).waitFor({ timeout: 30000 });
+    assert.equal(endpoint.requests[0].origin, 'null', 'the request came from the opaque relay frame');
+    await page.getByTestId('stop-assistant').click();
+    await cell.locator('.turn-footer').filter({ hasText: 'interrupted' }).waitFor({ timeout: 15000 });
+    await page.getByTestId('assistant-footer').filter({ hasText: 'Stopped' }).waitFor({ timeout: 15000 });
+    assert.equal(endpoint.requests.length, 1, 'nothing went back to the model after Stop');
+
+    await page.getByTestId('composer').fill('Again?');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('assistant-footer').last().filter({ hasText: 'rate-limiting' }).waitFor({ timeout: 15000 });
+    assert.match(await page.getByTestId('assistant-footer').last().innerText(), /HTTP 429\): slow down\. Try again in 7 s\./);
+    assert.equal(endpoint.requests[1].messages.at(-1).content, 'Again?');
+    assert.match(endpoint.requests[1].messages.find((m) => m.role === 'tool').content, /not run: the turn was stopped|looping/,
+      'the stopped turn is part of the next request, as in server mode');
+  } finally {
+    await context.close();
+    await endpoint.close();
   }
 });
