@@ -22,6 +22,7 @@ import org.teavm.jso.browser.Window;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Local mode's assistant: the server's loop, run in this browser by the same shared rules
@@ -38,29 +39,32 @@ final class LocalAssistant {
     static final int STALL_MS = 120_000;
     private static final int MAX_ERROR_BODY_CHARS = 64 << 10;
 
-    /** What the assistant needs of the conversation it works in. */
-    interface Host {
-        /** Numbers, stores and shows an event of the turn. */
+    /** Numbers, stores and shows an event of the turn. */
+    interface Recorder {
         void record(String turnId, Event event);
+    }
 
-        /** Runs a cell as a typed one would; returns its execution id. */
+    /** Runs a cell as a typed one would; returns its execution id. */
+    interface Runner {
         String run(String code, Language language);
-
-        void interrupt();
-
-        /** The conversation's events so far. */
-        List<SessionEvent> history();
     }
 
     private final LocalEndpoint endpoint;
-    private final Host host;
+    private final Recorder conversation;
+    private final Runner cells;
+    private final Runnable interrupt;
+    /** The conversation's events so far. */
+    private final Supplier<List<SessionEvent>> history;
     private AssistantRelay.Relay relay;
     private Turn turn;
     private int requests;
 
-    LocalAssistant(LocalEndpoint endpoint, Host host) {
+    LocalAssistant(LocalEndpoint endpoint, Recorder recorder, Runner cells, Runnable interrupt, Supplier<List<SessionEvent>> history) {
         this.endpoint = endpoint;
-        this.host = host;
+        this.conversation = recorder;
+        this.cells = cells;
+        this.interrupt = interrupt;
+        this.history = history;
     }
 
     boolean running() {
@@ -69,10 +73,10 @@ final class LocalAssistant {
 
     /** Starts a turn for the prompt; the caller has checked that none runs. */
     void ask(String turnId, String text) {
-        List<ChatMessage> messages = Conversation.from(host.history(), turnId);
+        List<ChatMessage> messages = Conversation.from(history.get(), turnId);
         messages.add(ChatMessage.user(text));
         turn = new Turn(turnId, messages);
-        host.record(turnId, new Event.Prompt(text));
+        conversation.record(turnId, new Event.Prompt(text));
         if (relay == null) {
             relay = AssistantRelay.open(endpoint.origin(), this::receive);
         }
@@ -84,7 +88,7 @@ final class LocalAssistant {
         if (turn != null) {
             Turn t = turn;
             if (t.awaitedCell != null) {
-                host.interrupt();
+                interrupt.run();
             }
             t.end(AssistantStatus.STOPPED, null);
         }
@@ -146,7 +150,7 @@ final class LocalAssistant {
             requestId = "r" + (++requests);
             status = 0;
             errorBody.setLength(0);
-            answer = new CompletionStream(piece -> host.record(id, new Event.AssistantText(piece)));
+            answer = new CompletionStream(piece -> conversation.record(id, new Event.AssistantText(piece)));
             parser = new SseParser(answer::accept);
             relay.send(requestId, endpoint.completionsUrl(), endpoint.apiKey(),
                     OpenAiWire.request(endpoint.model(), messages, AssistantToolDefinitions.runCodeOnly(), MAX_TOKENS));
@@ -226,12 +230,12 @@ final class LocalAssistant {
                 RunCodeCall args = refusal == null ? RunCodeCall.of(call) : null;
                 if (args != null && args.refusal() == null) { // bash ends at once in the frame, saying so
                     cellEvents.clear();
-                    awaitedCell = host.run(args.code(), args.language());
-                    host.record(id, new Event.ToolCall(call.id(), call.name(), call.arguments(), awaitedCell));
+                    awaitedCell = cells.run(args.code(), args.language());
+                    conversation.record(id, new Event.ToolCall(call.id(), call.name(), call.arguments(), awaitedCell));
                     return; // cellFinished goes on
                 }
                 String result = refusal != null ? refusal : args.refusal();
-                host.record(id, new Event.ToolCall(call.id(), call.name(), call.arguments(), null));
+                conversation.record(id, new Event.ToolCall(call.id(), call.name(), call.arguments(), null));
                 toolResult(call, result);
             }
             if (!ended) {
@@ -251,7 +255,7 @@ final class LocalAssistant {
         }
 
         void toolResult(ToolCall call, String result) {
-            host.record(id, new Event.ToolResult(call.id(), result));
+            conversation.record(id, new Event.ToolResult(call.id(), result));
             messages.add(ChatMessage.tool(call.id(), result));
         }
 
@@ -266,7 +270,7 @@ final class LocalAssistant {
                 requestId = null;
             }
             turn = null;
-            host.record(id, new Event.AssistantDone(how, message));
+            conversation.record(id, new Event.AssistantDone(how, message));
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.local;
 
+import dev.codeinterp.model.AssistantStatus;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
@@ -111,7 +112,7 @@ public final class LocalInterpreter implements Interpreter {
             emit(executionId, new Event.Finished(Status.INTERRUPTED, null, null, null, null));
         }
         for (String turnId : openTurns) {
-            emit(turnId, new Event.AssistantDone(dev.codeinterp.model.AssistantStatus.STOPPED, "the page was reloaded during the answer"));
+            emit(turnId, new Event.AssistantDone(AssistantStatus.STOPPED, "the page was reloaded during the answer"));
         }
         if (!events.isEmpty()) {
             emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; outputs and workspace files come back from this "
@@ -201,33 +202,14 @@ public final class LocalInterpreter implements Interpreter {
         if (assistant != null && !assistant.running()) {
             assistant.close();
         }
-        assistant = endpoint == null ? null : new LocalAssistant(endpoint, new LocalAssistant.Host() {
-            @Override
-            public void record(String turnId, Event event) {
-                emit(turnId, event);
-            }
-
-            @Override
-            public String run(String code, Language language) {
-                return start(code, language);
-            }
-
-            @Override
-            public void interrupt() {
-                LocalInterpreter.this.interrupt();
-            }
-
-            @Override
-            public List<SessionEvent> history() {
-                return new ArrayList<>(log);
-            }
-        });
+        assistant = endpoint == null ? null
+                : new LocalAssistant(endpoint, this::emit, this::start, this::interrupt, () -> new ArrayList<>(log));
     }
 
     @Override
     public boolean prompt(String text) {
         if (assistant == null) {
-            listener.onRefused(text, "Set up a model endpoint for local mode first (below the composer); your question is back.");
+            listener.onRefused(text, "Set up a model endpoint for local mode first (\"Model endpoint for local mode\", above the editor); your question is back.");
         } else if (assistant.running()) {
             listener.onRefused(text, "The assistant is still answering; stop it or wait. Your question is back in the composer.");
         } else {
