@@ -167,11 +167,13 @@ test('a hostile endpoint is refused: by the settings, and by the relay page itse
 });
 
 /**
- * An OpenAI-compatible endpoint of the test's own that answers CORS as llama-server does: the first
- * prompt gets a run_code call of `code` (its arguments split across chunks), a later one a 429.
+ * An OpenAI-compatible endpoint of the test's own that answers CORS as llama-server does. By the
+ * prompt: "Loop forever." gets a run_code call of `code` (its arguments split across chunks),
+ * "Hang." a stream that starts and never ends (`hung` says whether the browser closed it), anything else a 429.
  */
 async function scriptedEndpoint(code) {
   const requests = [];
+  const hung = { closed: false };
   const http = createServer((req, res) => {
     const cors = { 'access-control-allow-origin': req.headers.origin || '*', 'access-control-allow-headers': '*' };
     if (req.method === 'OPTIONS') {
@@ -182,15 +184,22 @@ async function scriptedEndpoint(code) {
     let body = '';
     req.on('data', (c) => { body += c; });
     req.on('end', () => {
-      requests.push({ origin: req.headers.origin, messages: JSON.parse(body).messages });
-      if (requests.length > 1) {
+      const messages = JSON.parse(body).messages;
+      requests.push({ origin: req.headers.origin, messages });
+      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      if (messages.at(-1).content === 'Hang.') {
+        res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
+        res.write(chunk({ content: 'Thinking' }));
+        res.on('close', () => { hung.closed = true; });
+        return;
+      }
+      if (messages.at(-1).content !== 'Loop forever.') {
         // a browser shows the relay Retry-After only when the endpoint exposes it to CORS readers
         res.writeHead(429, { ...cors, 'content-type': 'application/json', 'retry-after': '7', 'access-control-expose-headers': 'retry-after' });
         res.end(JSON.stringify({ error: { message: 'slow down' } }));
         return;
       }
       res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       const args = JSON.stringify({ code, language: 'python' });
       res.end(chunk({ content: 'Running it.' })
         + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 7) } }] })
@@ -199,10 +208,13 @@ async function scriptedEndpoint(code) {
     });
   });
   await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  return { baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, close: () => new Promise((r) => http.close(r)) };
+  return {
+    baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, hung,
+    close: () => { http.closeAllConnections(); return new Promise((r) => http.close(r)); },
+  };
 }
 
-test('Stop during the tool call interrupts the cell in Pyodide and ends the turn; a 429 is told in words', async () => {
+test('Stop interrupts the Pyodide cell of a tool call, or aborts a streaming request, and ends the turn; a 429 is told in words', async () => {
   const endpoint = await scriptedEndpoint("print('looping', flush=True)\nwhile True: pass");
   const { context, page } = await openLocal();
   try {
@@ -225,6 +237,16 @@ test('Stop during the tool call interrupts the cell in Pyodide and ends the turn
     assert.equal(endpoint.requests[1].messages.at(-1).content, 'Again?');
     assert.match(endpoint.requests[1].messages.find((m) => m.role === 'tool').content, /not run: the turn was stopped|looping/,
       'the stopped turn is part of the next request, as in server mode');
+
+    // Stop while the model is still streaming aborts the request itself
+    await page.getByTestId('composer').fill('Hang.');
+    await page.getByTestId('composer').press('Enter');
+    await page.getByTestId('assistant-text').filter({ hasText: 'Thinking' }).waitFor({ timeout: 15000 });
+    assert.equal(endpoint.hung.closed, false);
+    await page.getByTestId('stop-assistant').click();
+    await page.getByTestId('assistant-footer').last().filter({ hasText: 'Stopped' }).waitFor({ timeout: 15000 });
+    for (let i = 0; i < 50 && !endpoint.hung.closed; i++) await page.waitForTimeout(100);
+    assert.equal(endpoint.hung.closed, true, 'the relay aborted the streaming request');
   } finally {
     await context.close();
     await endpoint.close();

@@ -196,10 +196,10 @@ public final class LocalInterpreter implements Interpreter {
 
     /**
      * Uses {@code endpoint} for prompts from now on (null: no assistant, and nothing is requested).
-     * A turn that runs goes on with the endpoint it started with until it ends.
+     * A turn still running with the previous endpoint is stopped, and its relay frame removed.
      */
     public void useEndpoint(LocalEndpoint endpoint) {
-        if (assistant != null && !assistant.running()) {
+        if (assistant != null) {
             assistant.close();
         }
         assistant = endpoint == null ? null
