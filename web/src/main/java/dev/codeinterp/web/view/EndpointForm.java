@@ -48,6 +48,9 @@ public final class EndpointForm {
         save.addEventListener("click", e -> {
             String refused = actions.save(Browser.value(baseUrl), Browser.value(model), Browser.value(apiKey));
             Dom.setText(problem, refused == null ? "" : refused);
+            if (refused == null) {
+                root.removeAttribute("open"); // saved: the line under the composer now says where prompts go
+            }
         });
         remove.addEventListener("click", e -> {
             actions.remove();
