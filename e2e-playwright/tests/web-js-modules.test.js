@@ -173,3 +173,16 @@ test('output frames get their HTML once loaded, and only finite numbers come bac
   }));
   assert.deepEqual(result, { fromFrame: true, height: 120, html: '<b>hi</b>' });
 }));
+
+test('the assistant relay takes only http(s) base URLs without credentials, and says so when its page does not load', () => withPage(async ({ page, load, serve }) => {
+  await load('/js/assistant-relay.js', 'relay');
+  assert.deepEqual(await page.evaluate(() => ['http://localhost:11434/v1', 'HTTPS://API.Example.com:443/v1/', 'http://u:p@a.example/v1',
+    'javascript:alert(1)', 'ftp://a.example', 'not a url', 'http://[::1]:8080/v1'].map((url) => relay.originOf(url))),
+  ['http://localhost:11434', 'https://api.example.com', '', '', '', '', 'http://[::1]:8080']);
+  serve('/local/assistant-relay.html', (route) => route.fulfill({ status: 400, contentType: 'text/plain', body: 'refused' }));
+  const heard = await page.evaluate(() => new Promise((resolve) => {
+    const r = relay.open('http://127.0.0.1:9', (type, id, status, text) => resolve({ type, id, text, frames: document.querySelectorAll('iframe.assistant-relay[sandbox="allow-scripts"]').length }), 1000);
+    r.send('r1', 'http://127.0.0.1:9/v1/chat/completions', '', '{}');
+  }));
+  assert.deepEqual(heard, { type: 'unavailable', id: null, text: "the relay page did not load (was the endpoint's address refused?)", frames: 1 });
+}));

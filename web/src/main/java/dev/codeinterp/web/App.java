@@ -73,6 +73,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         layout.appendChild(page);
         layout.appendChild(filesPanel.root());
         Dom.document().getBody().appendChild(layout);
+        composer.addSettings(assistantOffer.endpointForm().root());
         Dom.document().getBody().appendChild(composer.root());
         composer.addPackages(packagesField);
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
@@ -184,7 +185,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         status.problem(null);
         status.clearLastRun();
         composer.setRunning(false);
-        assistantOffer.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
+        assistantOffer.open(next);
         next.connect(this);
     }
 

@@ -1,35 +1,52 @@
 package dev.codeinterp.web;
 
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.local.LocalEndpoint;
+import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.server.AssistantAvailability;
+import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
 import dev.codeinterp.web.view.ComposerMode;
+import dev.codeinterp.web.view.EndpointForm;
 
 /**
  * Whether the composer offers "Ask" in the open conversation, and which of Code/Ask it shows: the
  * one last picked in that conversation (kept in this browser by its route). Server mode asks
- * {@code /healthz} whether the server has a model; local mode has no assistant yet and asks nothing.
+ * {@code /healthz} whether the server has a model; local mode offers Ask only with an endpoint the
+ * person set up in this browser ({@link EndpointForm}), and asks nothing of anyone without one.
  */
-final class AssistantOffer {
+final class AssistantOffer implements EndpointForm.Actions {
     private static final String KEY = "codeinterp.composer-mode.";
     static final String OFF_NOTE = "Ask (an assistant that writes and runs the code) is off on this server: set "
             + "CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL to turn it on (README, \"An assistant that writes the code\").";
-    static final String LOCAL_NOTE = "Ask (the assistant) works in server mode; local mode runs the code you write.";
+    static final String LOCAL_NOTE = "Ask (an assistant that writes and runs the code) needs a model endpoint in local mode: "
+            + "set one up under \"Model endpoint for local mode\". Until then nothing is sent anywhere.";
 
     private final Composer composer;
+    private final EndpointForm form = new EndpointForm(this);
     private String route;
+    private LocalInterpreter local;
 
     AssistantOffer(Composer composer) {
         this.composer = composer;
     }
 
-    void open(String openedRoute, boolean local) {
+    /** Local mode's endpoint settings, for the page to place. */
+    EndpointForm endpointForm() {
+        return form;
+    }
+
+    void open(Interpreter opened) {
+        String openedRoute = opened.route();
         route = openedRoute;
+        local = opened instanceof LocalInterpreter l ? l : null;
         composer.setAssistantRunning(false);
-        composer.offerAssistant(false, local ? LOCAL_NOTE : "");
-        if (local) {
+        form.show(local != null);
+        if (local != null) {
+            offerLocal(LocalEndpoint.load());
             return;
         }
+        composer.offerAssistant(false, "");
         AssistantAvailability.ask(assistant -> {
             if (!openedRoute.equals(route)) {
                 return;
@@ -40,8 +57,46 @@ final class AssistantOffer {
             }
             composer.offerAssistant(true, "Ask: " + (assistant.model() == null ? "the server's model" : assistant.model())
                     + " writes code and runs it in this session.");
-            composer.setMode("ask".equals(Browser.storageGet(KEY + openedRoute)) ? ComposerMode.Kind.ASK : ComposerMode.Kind.CODE);
+            rememberedMode();
         });
+    }
+
+    private void offerLocal(LocalEndpoint endpoint) {
+        local.useEndpoint(endpoint);
+        form.showEndpoint(endpoint == null ? null : endpoint.baseUrl(), endpoint == null ? null : endpoint.model(),
+                endpoint == null ? null : endpoint.origin());
+        if (endpoint == null) {
+            composer.offerAssistant(false, LOCAL_NOTE);
+            return;
+        }
+        composer.offerAssistant(true, "Ask: " + endpoint.model() + " at " + endpoint.origin() + " writes code that runs in "
+                + "this browser. Your prompts and the code's output are sent to " + endpoint.origin() + ".");
+        rememberedMode();
+    }
+
+    private void rememberedMode() {
+        composer.setMode("ask".equals(Browser.storageGet(KEY + route)) ? ComposerMode.Kind.ASK : ComposerMode.Kind.CODE);
+    }
+
+    @Override
+    public String save(String baseUrl, String model, String apiKey) {
+        LocalEndpoint.Checked checked = LocalEndpoint.check(baseUrl, model, apiKey);
+        if (checked.endpoint() == null) {
+            return checked.problem();
+        }
+        checked.endpoint().save();
+        if (local != null) {
+            offerLocal(checked.endpoint());
+        }
+        return null;
+    }
+
+    @Override
+    public void remove() {
+        LocalEndpoint.forget();
+        if (local != null) {
+            offerLocal(null);
+        }
     }
 
     void picked(ComposerMode.Kind kind) {

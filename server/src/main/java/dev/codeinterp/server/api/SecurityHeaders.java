@@ -33,18 +33,18 @@ final class SecurityHeaders {
     static void apply(Context ctx, String embedAncestors) {
         String path = ctx.path();
         boolean outputFrame = path.equals("/frame.html");
-        boolean runtimePage = path.equals(RUNTIME_PAGE);
+        boolean framedPage = path.equals(RUNTIME_PAGE) || path.equals(AssistantRelayPage.PATH); // framed by the app, CSP their own
         boolean embedPage = path.equals(EmbedPage.PATH);
         ctx.header("Content-Security-Policy", outputFrame ? outputFrameCsp(LocalRuntimeAssets.origin(ctx), embedAncestors) : WebServer.CSP);
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.header("Referrer-Policy", "no-referrer");
         if (!embedPage) {
             // the widget's page is framed by other sites: its CSP frame-ancestors says which
-            ctx.header("X-Frame-Options", outputFrame || runtimePage ? "SAMEORIGIN" : "DENY");
+            ctx.header("X-Frame-Options", outputFrame || framedPage ? "SAMEORIGIN" : "DENY");
         }
         ctx.header("Cross-Origin-Opener-Policy", "same-origin");
         ctx.header("Cross-Origin-Embedder-Policy", "require-corp");
-        if (!runtimePage && (path.startsWith("/pyodide/") || path.startsWith("/local/"))) {
+        if (!framedPage && (path.startsWith("/pyodide/") || path.startsWith("/local/"))) {
             // Fetched by the runtime frame and its worker, whose origin is opaque ("null"): to them
             // our own origin is another one. Public, credential-free static files.
             ctx.header("Access-Control-Allow-Origin", "*");

@@ -33,6 +33,7 @@ public final class WebServer implements AutoCloseable {
         RestApi rest = new RestApi(sessions, settings, clients);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         NotebookApi notebooks = new NotebookApi(sessions);
+        AssistantRelayPage relay = new AssistantRelayPage();
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
@@ -77,6 +78,7 @@ public final class WebServer implements AutoCloseable {
             routes.before(RequestLog::begin);
             routes.before(ctx -> SecurityHeaders.apply(ctx, embedAncestors));
             routes.after(RequestLog::end);
+            routes.get(AssistantRelayPage.PATH, relay::page);
             routes.get("/healthz", health::health);
             routes.get("/metrics", metricsApi::scrape);
             openApi.register(routes);

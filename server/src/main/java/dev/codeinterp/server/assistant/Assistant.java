@@ -2,6 +2,8 @@ package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.assistant.ChatMessage;
+import dev.codeinterp.model.assistant.Conversation;
 import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.Tokens;

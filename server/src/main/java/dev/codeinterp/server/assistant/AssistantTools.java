@@ -1,10 +1,11 @@
 package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.json.JsonException;
-import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.assistant.AssistantToolDefinitions;
+import dev.codeinterp.model.assistant.RunCodeCall;
+import dev.codeinterp.model.assistant.ToolCall;
+import dev.codeinterp.model.assistant.ToolResultText;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceFile;
 import dev.codeinterp.server.session.LimitExceededException;
@@ -13,9 +14,7 @@ import dev.codeinterp.server.session.SessionClosedException;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -29,8 +28,8 @@ import java.util.function.Consumer;
  * arguments, unknown language) runs nothing and tells the model what was wrong.
  */
 final class AssistantTools {
-    static final String RUN_CODE = "run_code";
-    static final String LIST_FILES = "list_files";
+    static final String RUN_CODE = AssistantToolDefinitions.RUN_CODE;
+    static final String LIST_FILES = AssistantToolDefinitions.LIST_FILES;
 
     private final Duration cellTimeout;
     private final int outputBudget;
@@ -38,23 +37,6 @@ final class AssistantTools {
     AssistantTools(Duration cellTimeout, int outputBudget) {
         this.cellTimeout = cellTimeout;
         this.outputBudget = outputBudget;
-    }
-
-    /** The OpenAI {@code tools} list. */
-    static List<Object> definitions() {
-        Map<String, Object> code = property("string", "The complete program to run.");
-        Map<String, Object> language = property("string", "python (the default), javascript (Node.js) or bash.");
-        language.put("enum", List.of("python", "javascript", "bash"));
-        Map<String, Object> runProperties = new LinkedHashMap<>();
-        runProperties.put("code", code);
-        runProperties.put("language", language);
-        return List.of(
-                tool(RUN_CODE, "Run code in this conversation's sandbox and get its output. State persists between calls "
-                        + "(variables, imports, files), like notebook cells. The working directory holds the user's files. "
-                        + "There is no network. Print what you need to see; charts shown with matplotlib appear to the user.",
-                        runProperties, List.of("code", "language")),
-                tool(LIST_FILES, "List the files in the sandbox's working directory: name, size in bytes, type.",
-                        new LinkedHashMap<>(), List.of()));
     }
 
     /**
@@ -70,20 +52,15 @@ final class AssistantTools {
                 return listFiles(session.workspace());
             default:
                 onCell.accept(null);
-                return "error: there is no tool '" + OpenAiWire.clean(call.name()) + "'; the tools are run_code and list_files";
+                return RunCodeCall.unknownTool(call, "run_code and list_files");
         }
     }
 
     private String runCode(Session session, ToolCall call, Consumer<String> onCell, Cancellation cancel) {
-        String code;
-        Language language;
-        try {
-            JsonObject args = JsonObject.parse(call.arguments());
-            code = args.string("code");
-            language = Language.fromWire(args.optString("language", null));
-        } catch (JsonException | IllegalArgumentException e) {
+        RunCodeCall args = RunCodeCall.of(call);
+        if (args.refusal() != null) {
             onCell.accept(null);
-            return "error: run_code was not run: " + e.getMessage() + ". Send {\"code\": \"...\", \"language\": \"python\"}.";
+            return args.refusal();
         }
         BlockingQueue<SessionEvent> seen = new LinkedBlockingQueue<>();
         Consumer<SessionEvent> listener = seen::add;
@@ -91,7 +68,7 @@ final class AssistantTools {
         try {
             String cellId;
             try {
-                cellId = session.submit(code, language, cellTimeout);
+                cellId = session.submit(args.code(), args.language(), cellTimeout);
             } catch (LimitExceededException | SessionClosedException e) {
                 onCell.accept(null);
                 return "error: run_code was not run: " + e.getMessage();
@@ -141,27 +118,5 @@ final class AssistantTools {
             out.append(f.name()).append('\t').append(f.size()).append('\t').append(f.mime()).append('\n');
         }
         return ToolResultText.bounded(out.toString(), outputBudget);
-    }
-
-    private static Map<String, Object> tool(String name, String description, Map<String, Object> properties, List<String> required) {
-        Map<String, Object> parameters = new LinkedHashMap<>();
-        parameters.put("type", "object");
-        parameters.put("properties", properties);
-        parameters.put("required", required);
-        Map<String, Object> function = new LinkedHashMap<>();
-        function.put("name", name);
-        function.put("description", description);
-        function.put("parameters", parameters);
-        Map<String, Object> tool = new LinkedHashMap<>();
-        tool.put("type", "function");
-        tool.put("function", function);
-        return tool;
-    }
-
-    private static Map<String, Object> property(String type, String description) {
-        Map<String, Object> p = new LinkedHashMap<>();
-        p.put("type", type);
-        p.put("description", description);
-        return p;
     }
 }

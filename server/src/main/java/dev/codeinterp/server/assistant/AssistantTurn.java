@@ -2,6 +2,12 @@ package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.AssistantStatus;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.assistant.AssistantException;
+import dev.codeinterp.model.assistant.AssistantToolDefinitions;
+import dev.codeinterp.model.assistant.ChatMessage;
+import dev.codeinterp.model.assistant.Completion;
+import dev.codeinterp.model.assistant.ToolCall;
+import dev.codeinterp.model.assistant.TurnRules;
 import dev.codeinterp.server.session.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,13 +70,11 @@ final class AssistantTurn {
 
     private AssistantStatus loop() {
         for (int round = 0; ; round++) {
-            Completion answer = client.complete(messages, AssistantTools.definitions(),
+            Completion answer = client.complete(messages, AssistantToolDefinitions.all(),
                     piece -> session.recordTurnEvent(turnId, new Event.AssistantText(piece)), cancel);
-            if (answer.toolCalls().isEmpty()) {
-                return answer.finishReason() == FinishReason.LENGTH ? AssistantStatus.LENGTH : AssistantStatus.ANSWERED;
-            }
-            if (round >= maxToolRounds) {
-                return AssistantStatus.ROUNDS;
+            AssistantStatus end = TurnRules.outcome(answer, round, maxToolRounds);
+            if (end != null) {
+                return end;
             }
             messages.add(ChatMessage.assistant(answer.text(), answer.toolCalls()));
             for (ToolCall call : answer.toolCalls()) {

@@ -1,5 +1,11 @@
 package dev.codeinterp.server.assistant;
 
+import dev.codeinterp.model.assistant.AssistantException;
+import dev.codeinterp.model.assistant.ChatMessage;
+import dev.codeinterp.model.assistant.Completion;
+import dev.codeinterp.model.assistant.CompletionStream;
+import dev.codeinterp.model.assistant.EndpointRefusal;
+import dev.codeinterp.model.assistant.OpenAiWire;
 import dev.codeinterp.server.config.AssistantSettings;
 
 import java.io.BufferedInputStream;
@@ -29,8 +35,6 @@ import java.util.function.Consumer;
  */
 final class ChatClient {
     private static final int MAX_ERROR_BODY_BYTES = 64 << 10;
-    /** One answer longer than this is an endpoint that does not stop (max_tokens ignored): it is cut off. */
-    static final int MAX_ANSWER_CHARS = 200_000;
 
     private final AssistantSettings settings;
     private final HttpClient http;
@@ -80,9 +84,7 @@ final class ChatClient {
     }
 
     private Completion stream(InputStream body, Consumer<String> onText, Cancellation cancel) throws IOException {
-        ToolCallAssembler calls = new ToolCallAssembler();
-        StringBuilder text = new StringBuilder();
-        String[] finish = {null};
+        CompletionStream answer = new CompletionStream(onText::accept);
         boolean[] timedOut = {false};
         long[] lastData = {System.nanoTime()};
         Runnable close = () -> {
@@ -100,26 +102,10 @@ final class ChatClient {
                 close.run();
             }
         }, 250, 250, TimeUnit.MILLISECONDS);
-        boolean done;
         try {
-            done = SseReader.read(new BufferedInputStream(body), data -> {
+            SseReader.read(new BufferedInputStream(body), data -> {
                 lastData[0] = System.nanoTime();
-                if (data.strip().equals("[DONE]")) {
-                    return false;
-                }
-                OpenAiWire.Chunk chunk = OpenAiWire.chunk(data, calls);
-                if (!chunk.text().isEmpty()) {
-                    if (text.length() + chunk.text().length() > MAX_ANSWER_CHARS) {
-                        throw new AssistantException("The model endpoint sent more than " + MAX_ANSWER_CHARS
-                                + " characters in one answer; the rest was not read.");
-                    }
-                    text.append(chunk.text());
-                    onText.accept(chunk.text());
-                }
-                if (chunk.finishReason() != null) {
-                    finish[0] = chunk.finishReason();
-                }
-                return true;
+                return answer.accept(data);
             });
         } catch (IOException e) {
             if (cancel.cancelled()) {
@@ -139,10 +125,7 @@ final class ChatClient {
         if (timedOut[0]) {
             throw stalled();
         }
-        if (!done && finish[0] == null) {
-            throw new AssistantException("The model endpoint closed the stream before the answer was complete.");
-        }
-        return new Completion(text.toString(), calls.calls(), FinishReason.fromWire(finish[0]));
+        return answer.complete();
     }
 
     private AssistantException stalled() {
@@ -164,21 +147,7 @@ final class ChatClient {
     }
 
     private static AssistantException refused(int status, String retryAfter, InputStream body) throws IOException {
-        String detail = OpenAiWire.errorBody(new String(body.readNBytes(MAX_ERROR_BODY_BYTES), StandardCharsets.UTF_8));
-        String said = detail.isEmpty() ? "" : ": " + detail;
-        switch (status) {
-            case 401:
-            case 403:
-                return new AssistantException("The model endpoint refused the API key (HTTP " + status + ")" + said);
-            case 404:
-                return new AssistantException("The model endpoint answered 404: check CODEINTERP_LLM_BASE_URL and "
-                        + "CODEINTERP_LLM_MODEL" + said);
-            case 429: {
-                String wait = retryAfter != null && retryAfter.matches("\\d{1,6}") ? " Try again in " + retryAfter + " s." : " Try again later.";
-                return new AssistantException("The model endpoint is rate-limiting requests (HTTP 429)" + said + "." + wait);
-            }
-            default:
-                return new AssistantException("The model endpoint answered HTTP " + status + said);
-        }
+        return EndpointRefusal.of(status, retryAfter, new String(body.readNBytes(MAX_ERROR_BODY_BYTES), StandardCharsets.UTF_8),
+                "CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL");
     }
 }

@@ -1,23 +1,31 @@
 package dev.codeinterp.server.assistant;
 
-import java.io.ByteArrayOutputStream;
+import dev.codeinterp.model.assistant.SseParser;
+
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Server-sent events as the HTML standard defines them, read from bytes: lines end in LF, CRLF or
- * CR (split anywhere across network reads), {@code :} lines are comments (keep-alives), several
- * {@code data:} lines join with a newline, and a blank line dispatches. Only {@code data} matters
- * to chat completions; {@code event}, {@code id} and {@code retry} are read and ignored.
+ * Reads a chat-completions event stream from bytes: a UTF-8 decoder (which joins characters split
+ * across network reads) feeds the shared {@link SseParser}, whose rules the browser's local mode uses too.
  */
 final class SseReader {
     /** A longer line than this is a broken or hostile stream, not a chunk. */
-    static final int MAX_LINE_BYTES = 4 << 20;
+    static final int MAX_LINE_CHARS = SseParser.MAX_LINE_CHARS;
 
     interface DataListener {
         /** Returns false to stop reading (the {@code [DONE]} sentinel). */
         boolean onData(String data) throws IOException;
+    }
+
+    /** Carries a listener's IOException through the parser. */
+    private static final class Wrapped extends RuntimeException {
+        Wrapped(IOException cause) {
+            super(cause);
+        }
     }
 
     private SseReader() {
@@ -25,55 +33,27 @@ final class SseReader {
 
     /** Reads until the listener stops or the stream ends; returns whether the listener stopped it. */
     static boolean read(InputStream in, DataListener listener) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        StringBuilder data = null;
-        boolean lastWasCr = false;
-        int b;
-        while ((b = in.read()) != -1) {
-            if (b == '\n' && lastWasCr) {
-                lastWasCr = false; // the LF of a CRLF: the line already ended at the CR
-                continue;
+        SseParser parser = new SseParser(data -> {
+            try {
+                return listener.onData(data);
+            } catch (IOException e) {
+                throw new Wrapped(e);
             }
-            lastWasCr = b == '\r';
-            if (b != '\n' && b != '\r') {
-                if (line.size() >= MAX_LINE_BYTES) {
-                    throw new IOException("an event-stream line longer than " + MAX_LINE_BYTES + " bytes");
-                }
-                line.write(b);
-                continue;
-            }
-            String text = line.toString(StandardCharsets.UTF_8);
-            line.reset();
-            if (text.isEmpty()) {
-                if (data != null && !listener.onData(data.toString())) {
+        });
+        Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
+        char[] buffer = new char[8192];
+        try {
+            int n;
+            while ((n = reader.read(buffer)) != -1) {
+                if (!parser.feed(java.nio.CharBuffer.wrap(buffer, 0, n))) {
                     return true;
                 }
-                data = null;
-            } else if (text.startsWith("data")) {
-                String value = field(text, "data");
-                if (value != null) {
-                    data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
-                }
             }
-            // comments (":"), event, id, retry and unknown fields are ignored, as the standard says
+            return parser.end();
+        } catch (Wrapped e) {
+            throw (IOException) e.getCause();
+        } catch (SseParser.LineTooLong e) {
+            throw new IOException(e.getMessage());
         }
-        // a stream that ends without a blank line still delivers its last event (some servers do this)
-        if (line.size() > 0 && data == null) {
-            String value = field(line.toString(StandardCharsets.UTF_8), "data");
-            data = value == null ? null : new StringBuilder(value);
-        }
-        return data != null && !listener.onData(data.toString());
-    }
-
-    /** The value of {@code name:value} or {@code name: value}, or null when the line is another field. */
-    private static String field(String line, String name) {
-        if (line.equals(name)) {
-            return "";
-        }
-        if (!line.startsWith(name + ":")) {
-            return null;
-        }
-        String value = line.substring(name.length() + 1);
-        return value.startsWith(" ") ? value.substring(1) : value;
     }
 }

@@ -7,6 +7,8 @@ import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.assistant.CompletionStream;
+import dev.codeinterp.model.assistant.ToolCallAssembler;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;
@@ -193,8 +195,8 @@ class AssistantFaultsTest {
         try (Assistant assistant = assistant()) {
             assistant.ask(session, "write forever");
             List<SessionEvent> turn = untilDone();
-            assertThat(text(turn).length()).isLessThanOrEqualTo(ChatClient.MAX_ANSWER_CHARS);
-            assertThat(done(turn).message()).contains("more than " + ChatClient.MAX_ANSWER_CHARS + " characters");
+            assertThat(text(turn).length()).isLessThanOrEqualTo(CompletionStream.MAX_ANSWER_CHARS);
+            assertThat(done(turn).message()).contains("more than " + CompletionStream.MAX_ANSWER_CHARS + " characters");
 
             assistant.ask(session, "call everything");
             turn = untilDone();

@@ -1,5 +1,6 @@
 package dev.codeinterp.web.local;
 
+import dev.codeinterp.model.AssistantStatus;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerMessage;
@@ -15,6 +16,7 @@ import org.teavm.jso.JSBody;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.typedarrays.Uint8Array;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,6 +42,10 @@ public final class LocalInterpreter implements Interpreter {
     private boolean restartedLine;
     private long seq;
     private boolean closed;
+    /** The conversation so far (replayed and new), which the assistant rebuilds the model's messages from. */
+    private final List<SessionEvent> log = new ArrayList<>();
+    /** The assistant, when an endpoint is configured in this browser; else null and nothing is ever requested. */
+    private LocalAssistant assistant;
 
     private LocalInterpreter(String conversationId, boolean kept) {
         this.conversationId = conversationId;
@@ -87,17 +93,26 @@ public final class LocalInterpreter implements Interpreter {
             listener.onProblem("Could not read this conversation from the browser's storage: " + error);
         }
         Set<String> open = new LinkedHashSet<>();
+        Set<String> openTurns = new LinkedHashSet<>();
         for (SessionEvent e : events) {
             seq = Math.max(seq, e.seq());
             if (e.event() instanceof Event.Queued) {
                 open.add(e.executionId());
             } else if (e.event() instanceof Event.Finished) {
                 open.remove(e.executionId());
+            } else if (e.event() instanceof Event.Prompt) {
+                openTurns.add(e.executionId());
+            } else if (e.event() instanceof Event.AssistantDone) {
+                openTurns.remove(e.executionId());
             }
+            log.add(e);
             listener.onEvent(e);
         }
         for (String executionId : open) {
             emit(executionId, new Event.Finished(Status.INTERRUPTED, null, null, null, null));
+        }
+        for (String turnId : openTurns) {
+            emit(turnId, new Event.AssistantDone(AssistantStatus.STOPPED, "the page was reloaded during the answer"));
         }
         if (!events.isEmpty()) {
             emit(NO_EXECUTION, new Event.Restarted("the page was reloaded; outputs and workspace files come back from this "
@@ -169,19 +184,59 @@ public final class LocalInterpreter implements Interpreter {
     private void emit(String executionId, Event event) {
         SessionEvent e = new SessionEvent(++seq, executionId, (long) Browser.now(), event);
         history.append(e);
-        if (event instanceof Event.Finished) {
+        if (event instanceof Event.Finished || event instanceof Event.AssistantDone) {
             history.flush();
         }
+        log.add(e);
         listener.onEvent(e);
+        if (assistant != null) {
+            assistant.observe(e);
+        }
+    }
+
+    /**
+     * Uses {@code endpoint} for prompts from now on (null: no assistant, and nothing is requested).
+     * A turn still running with the previous endpoint is stopped, and its relay frame removed.
+     */
+    public void useEndpoint(LocalEndpoint endpoint) {
+        if (assistant != null) {
+            assistant.close();
+        }
+        assistant = endpoint == null ? null
+                : new LocalAssistant(endpoint, this::emit, this::start, this::interrupt, () -> new ArrayList<>(log));
+    }
+
+    @Override
+    public boolean prompt(String text) {
+        if (assistant == null) {
+            listener.onRefused(text, "Set up a model endpoint for local mode first (\"Model endpoint for local mode\", above the editor); your question is back.");
+        } else if (assistant.running()) {
+            listener.onRefused(text, "The assistant is still answering; stop it or wait. Your question is back in the composer.");
+        } else {
+            assistant.ask("a" + (seq + 1) + "-" + randomId().substring(0, 8), text);
+        }
+        return true;
+    }
+
+    @Override
+    public void stop() {
+        if (assistant != null) {
+            assistant.stop();
+        }
     }
 
     @Override
     public boolean execute(String code, Language language) {
+        start(code, language);
+        return true;
+    }
+
+    private String start(String code, Language language) {
         String executionId = "l" + (seq + 1) + "-" + randomId().substring(0, 8);
         unfinished.add(executionId);
         emit(executionId, new Event.Queued(code, language));
         frame.post(new RuntimeFrameMessage.Execute(executionId, code, language));
-        return true;
+        return executionId;
     }
 
     @Override
@@ -202,6 +257,9 @@ public final class LocalInterpreter implements Interpreter {
     @Override
     public void close() {
         closed = true;
+        if (assistant != null) {
+            assistant.close();
+        }
         history.flush();
         frame.remove();
     }

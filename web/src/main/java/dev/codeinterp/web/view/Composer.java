@@ -127,6 +127,11 @@ public final class Composer {
         field.show(language);
     }
 
+    /** Puts a settings panel (local mode's endpoint) at the top of the composer, where Ask is chosen. */
+    public void addSettings(HTMLElement panel) {
+        root.insertBefore(panel, root.getFirstChild());
+    }
+
     public void focus() {
         editor.focus();
     }

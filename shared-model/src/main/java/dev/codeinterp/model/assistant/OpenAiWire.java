@@ -1,4 +1,4 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonException;
@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * OpenAI's chat-completions wire format (an outside protocol, not ours: it lives here, read and
+ * OpenAI's chat-completions wire format (an outside protocol, not ours: it lives here, beside the loop both modes run, read and
  * written with the shared JSON codec): the streamed request, its chunks, and error bodies.
  */
-final class OpenAiWire {
+public final class OpenAiWire {
     /** Longer upstream error texts are cut: they are shown to people and may echo anything. */
-    static final int MAX_ERROR_CHARS = 300;
+    public static final int MAX_ERROR_CHARS = 300;
 
     private OpenAiWire() {
     }
 
-    static String request(String model, List<ChatMessage> messages, List<Object> tools, int maxTokens) {
+    public static String request(String model, List<ChatMessage> messages, List<Object> tools, int maxTokens) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("model", model);
         List<Object> encoded = new ArrayList<>();
@@ -59,10 +59,10 @@ final class OpenAiWire {
     }
 
     /** What one chunk adds: text, tool-call fragments (into {@code calls}), and a finish reason if it ends. */
-    record Chunk(String text, String finishReason) {
+    public record Chunk(String text, String finishReason) {
     }
 
-    static Chunk chunk(String data, ToolCallAssembler calls) {
+    public static Chunk chunk(String data, ToolCallAssembler calls) {
         JsonObject o;
         try {
             o = JsonObject.parse(data);
@@ -91,13 +91,13 @@ final class OpenAiWire {
                 finish = choice.optString("finish_reason", finish);
             }
         } catch (JsonException e) {
-            throw new AssistantException("The model endpoint sent a chunk this server cannot read (" + e.getMessage() + ").");
+            throw new AssistantException("The model endpoint sent a chunk that cannot be read (" + e.getMessage() + ").");
         }
         return new Chunk(text.toString(), finish);
     }
 
     /** The readable part of an error body: OpenAI's {@code {"error": {"message"}}}, a string, or plain text. */
-    static String errorBody(String body) {
+    public static String errorBody(String body) {
         if (body == null || body.isBlank()) {
             return "";
         }
@@ -124,7 +124,7 @@ final class OpenAiWire {
     }
 
     /** One line, no control characters, bounded. */
-    static String clean(String text) {
+    public static String clean(String text) {
         String one = text.replaceAll("\\p{Cntrl}+", " ").strip();
         return one.length() > MAX_ERROR_CHARS ? one.substring(0, MAX_ERROR_CHARS) + "…" : one;
     }

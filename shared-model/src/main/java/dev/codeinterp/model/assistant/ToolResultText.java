@@ -1,4 +1,4 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 import dev.codeinterp.model.Event;
 
@@ -11,13 +11,13 @@ import java.util.Map;
  * type and size (their bytes are never sent), files it wrote. Bounded by a budget of characters:
  * past it the middle is cut (the start and the end, where errors are, both survive) and the cut is said.
  */
-final class ToolResultText {
+public final class ToolResultText {
     private static final String ANSI = "\u001b\\[[0-9;?]*[ -/]*[@-~]";
 
     private ToolResultText() {
     }
 
-    static String of(List<Event> cell, int budget) {
+    public static String of(List<Event> cell, int budget) {
         StringBuilder stdout = new StringBuilder();
         StringBuilder stderr = new StringBuilder();
         StringBuilder rest = new StringBuilder();
@@ -82,7 +82,7 @@ final class ToolResultText {
     }
 
     /** At most {@code budget} characters: two thirds from the start, a note, the rest from the end. */
-    static String bounded(String text, int budget) {
+    public static String bounded(String text, int budget) {
         if (text.length() <= budget) {
             return text;
         }

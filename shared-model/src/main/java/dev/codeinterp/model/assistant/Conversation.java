@@ -1,4 +1,4 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
@@ -15,8 +15,8 @@ import java.util.Set;
  * server continues the same conversation): each earlier assistant turn's prompt, its text, its tool
  * calls and exactly the results that were sent back. Cells a person typed are not part of it.
  */
-final class Conversation {
-    static final String SYSTEM = "You are a data analysis assistant with a code interpreter. To compute anything, "
+public final class Conversation {
+    public static final String SYSTEM = "You are a data analysis assistant with a code interpreter. To compute anything, "
             + "call run_code: it runs in a sandbox that keeps its state between calls and holds the user's files "
             + "(list_files lists them). Read the output before you answer. Answer in Markdown, briefly, with the "
             + "numbers you found.";
@@ -32,7 +32,7 @@ final class Conversation {
     }
 
     /** The conversation before the turn {@code excludeTurn} (whose prompt the caller adds). */
-    static List<ChatMessage> from(List<SessionEvent> log, String excludeTurn) {
+    public static List<ChatMessage> from(List<SessionEvent> log, String excludeTurn) {
         Conversation c = new Conversation();
         for (SessionEvent e : log) {
             if (!e.executionId().equals(excludeTurn)) {

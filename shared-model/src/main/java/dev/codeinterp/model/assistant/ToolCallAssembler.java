@@ -1,4 +1,4 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +9,7 @@ import java.util.TreeMap;
  * and name, later ones only {@code index} and a fragment of the arguments (OpenAI and vLLM split
  * them anywhere, even inside a string escape). Calls come out ordered by index.
  */
-final class ToolCallAssembler {
+public final class ToolCallAssembler {
     private static final class Partial {
         String id;
         String name;
@@ -17,13 +17,13 @@ final class ToolCallAssembler {
     }
 
     /** A bound on one call's arguments: a model that streams more than this is broken or hostile. */
-    static final int MAX_ARGUMENT_CHARS = 4 << 20;
+    public static final int MAX_ARGUMENT_CHARS = 4 << 20;
     /** More calls than this in one message is a broken or hostile endpoint. */
-    static final int MAX_CALLS = 32;
+    public static final int MAX_CALLS = 32;
 
     private final TreeMap<Long, Partial> calls = new TreeMap<>();
 
-    void add(long index, String id, String name, String argumentsFragment) {
+    public void add(long index, String id, String name, String argumentsFragment) {
         if (!calls.containsKey(index) && calls.size() >= MAX_CALLS) {
             throw new AssistantException("The model asked for more than " + MAX_CALLS + " tool calls in one message.");
         }
@@ -42,11 +42,11 @@ final class ToolCallAssembler {
         }
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return calls.isEmpty();
     }
 
-    List<ToolCall> calls() {
+    public List<ToolCall> calls() {
         List<ToolCall> out = new ArrayList<>();
         calls.forEach((index, p) -> out.add(new ToolCall(p.id == null || p.id.isEmpty() ? "call_" + index : p.id,
                 p.name == null ? "" : p.name, p.arguments.length() == 0 ? "{}" : p.arguments.toString())));

@@ -1,7 +1,7 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 /** Why the model stopped writing ({@code finish_reason}). */
-enum FinishReason {
+public enum FinishReason {
     STOP,
     TOOL_CALLS,
     LENGTH,
@@ -10,7 +10,7 @@ enum FinishReason {
     /** The stream ended ({@code [DONE]}) without a finish reason; treated by what it holds. */
     NONE;
 
-    static FinishReason fromWire(String name) {
+    public static FinishReason fromWire(String name) {
         if (name == null) {
             return NONE;
         }

@@ -1,4 +1,4 @@
-package dev.codeinterp.server.assistant;
+package dev.codeinterp.model.assistant;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
