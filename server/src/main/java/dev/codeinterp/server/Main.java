@@ -16,6 +16,7 @@ import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
 import dev.codeinterp.server.session.RestartPolicy;
+import dev.codeinterp.server.session.CellActivity;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
@@ -54,7 +55,10 @@ public final class Main implements AutoCloseable {
             log.warn("server mode unavailable: {}", engine.problem());
         }
         Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
-        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics);
+        // the pool refills in the quiet between cells, as the sessions report them
+        CellActivity cells = new CellActivity();
+        this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics,
+                cells::quiet);
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
@@ -62,7 +66,7 @@ public final class Main implements AutoCloseable {
                 settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
-                new DownloadLinks(), metrics, new InstallStep(packages));
+                new DownloadLinks(), metrics, new InstallStep(packages), cells);
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
         this.assistant = new Assistant(assistantSettings, settings.defaultTimeout());

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.BlockingDeque;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Keeps {@code target} started, idle sandboxes, each with a fresh workspace, so a new session gets
@@ -16,12 +17,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #acquire()} starts one cold. A sandbox that died while waiting is thrown away, never
  * handed out. A session that already has a workspace (a restart) gets a cold sandbox on it from
  * {@link #startFor}: mounts are fixed when a container is created.
+ *
+ * <p>An empty pool refills one sandbox at once; past that it refills only while {@code quiet} says
+ * no cells are running (the session layer's CellActivity), so a drained big pool does not take the
+ * CPU from the cells of the sessions that just drained it.
  */
 public final class SandboxPool implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SandboxPool.class);
 
     /** Short enough that the pool is warm again within seconds of the engine coming back. */
     private static final long MAX_BACKOFF_MS = 5_000;
+    /** How often a pool below target looks for a quiet moment to refill in. */
+    private static final long QUIET_POLL_MS = 50;
 
     private final SandboxBackend backend;
     private final Workspaces workspaces;
@@ -33,9 +40,15 @@ public final class SandboxPool implements AutoCloseable {
     private volatile boolean closed;
     private volatile String lastProblem;
     private final ServerMetrics metrics;
+    private final BooleanSupplier quiet;
 
     public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics) {
+        this(backend, workspaces, target, metrics, () -> true);
+    }
+
+    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics, BooleanSupplier quiet) {
         this.metrics = metrics;
+        this.quiet = quiet;
         this.backend = backend;
         this.workspaces = workspaces;
         this.target = target;
@@ -154,7 +167,7 @@ public final class SandboxPool implements AutoCloseable {
     private void fillLoop() {
         long backoffMs = 500;
         while (!closed) {
-            if (idle.size() < target) {
+            if (idle.size() < target && (idle.isEmpty() || quiet.getAsBoolean())) {
                 try {
                     starting.incrementAndGet();
                     Sandbox s = startFresh();
@@ -178,7 +191,7 @@ public final class SandboxPool implements AutoCloseable {
             }
             synchronized (refill) {
                 try {
-                    refill.wait(1000);
+                    refill.wait(idle.size() < target ? QUIET_POLL_MS : 1000);
                 } catch (InterruptedException e) {
                     return;
                 }

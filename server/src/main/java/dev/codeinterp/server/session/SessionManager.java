@@ -45,6 +45,7 @@ public final class SessionManager implements AutoCloseable {
     private final Admission admission;
     private final FileLinks links;
     private final ServerMetrics metrics;
+    private final CellActivity activity;
     private final IdleReaper reaper;
     private final InstallStep installs;
 
@@ -52,13 +53,15 @@ public final class SessionManager implements AutoCloseable {
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics) {
-        this(pool, workspaces, sessions, executions, eventLog, limits, runtime, idleTtl, admission, links, metrics, InstallStep.NONE);
+        this(pool, workspaces, sessions, executions, eventLog, limits, runtime, idleTtl, admission, links, metrics, InstallStep.NONE, new CellActivity());
     }
 
     /** As above; {@code installs} serves the cells' {@code packages}. */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs) {
+                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs,
+                          CellActivity activity) {
+        this.activity = activity;
         this.installs = installs;
         this.admission = admission;
         this.links = links;
@@ -179,7 +182,10 @@ public final class SessionManager implements AutoCloseable {
 
     /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
     private Session newSession(String id, long lastSeq, Workspace workspace, Sandbox first) {
-        SessionEvents events = new SessionEvents(id, lastSeq, eventLog, metrics::eventEmitted);
+        SessionEvents events = new SessionEvents(id, lastSeq, eventLog, e -> {
+            metrics.eventEmitted(e);
+            activity.record(e);
+        });
         java.util.concurrent.atomic.AtomicReference<Sandbox> taken = new java.util.concurrent.atomic.AtomicReference<>(first);
         SandboxSource source = new SandboxSource() {
             @Override
