@@ -50,6 +50,37 @@ export async function finished(turn, timeout = 30000) {
 
 export const outputs = (turn, type) => turn.locator(`[data-testid="output"][data-output-type="${type}"]`);
 
+/** Waits until the status line says local mode is ready (Pyodide loaded in its frame). */
+export async function localReady(page) {
+  await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
+}
+
+/** The app in a fresh browser profile, switched to local mode and ready, with every request it makes from then on. */
+export async function openLocal(browser) {
+  const context = await browser.newContext();
+  const requests = [];
+  context.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() || '', frame: r.frame()?.url() || '', request: r }));
+  const page = await context.newPage();
+  await page.goto(BASE_URL + '/');
+  await page.getByTestId('mode-local').click();
+  await localReady(page);
+  return { context, page, requests };
+}
+
+/** An answered assistant turn as the page shows it: the prompt, the code it ran and its output, the answer. */
+export async function shownAssistantTurn(page) {
+  const answer = page.getByTestId('assistant-turn');
+  await answer.getByTestId('assistant-footer').filter({ hasText: 'answered' }).waitFor({ timeout: 60000 });
+  const cell = answer.getByTestId('turn');
+  return {
+    prompt: await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(),
+    label: await cell.getByTestId('run-by-assistant').innerText(),
+    code: await cell.locator('pre.code').innerText(),
+    output: (await outputs(cell, 'stream').innerText()).trim(),
+    answer: (await answer.getByTestId('assistant-text').allInnerTexts()).join(''),
+  };
+}
+
 /**
  * The seed checklist, the same in both modes: hello, a result, statistics, a chart (checked by
  * `checkChart`, since local mode has no matplotlib offline), a SyntaxError, and an interrupt of

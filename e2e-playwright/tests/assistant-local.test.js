@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { launch, finished, outputs, runCell, BASE_URL } from '../browser.js';
+import { launch, finished, outputs, runCell, BASE_URL, openLocal, localReady, shownAssistantTurn } from '../browser.js';
 import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
 
 let browser;
@@ -14,21 +14,6 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const ORIGIN = new URL(BASE_URL).origin;
-
-async function openLocal() {
-  const context = await browser.newContext();
-  const requests = [];
-  context.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() || '', frame: r.frame()?.url() || '' }));
-  const page = await context.newPage();
-  await page.goto(BASE_URL + '/');
-  await page.getByTestId('mode-local').click();
-  await localReady(page);
-  return { context, page, requests };
-}
-
-async function localReady(page) {
-  await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
-}
 
 async function setEndpoint(page, baseUrl, model, apiKey) {
   const settings = page.getByTestId('endpoint-settings');
@@ -41,23 +26,10 @@ async function setEndpoint(page, baseUrl, model, apiKey) {
   await page.getByTestId('endpoint-save').click();
 }
 
-async function shownTurn(page) {
-  const answer = page.getByTestId('assistant-turn');
-  await answer.getByTestId('assistant-footer').filter({ hasText: 'answered' }).waitFor({ timeout: 60000 });
-  const cell = answer.getByTestId('turn');
-  return {
-    prompt: await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(),
-    label: await cell.getByTestId('run-by-assistant').innerText(),
-    code: await cell.locator('pre.code').innerText(),
-    output: (await outputs(cell, 'stream').innerText()).trim(),
-    answer: (await answer.getByTestId('assistant-text').allInnerTexts()).join(''),
-  };
-}
-
 test('local mode with a configured endpoint: the tool call runs in Pyodide, the answer streams, a reload shows it', async () => {
   const llama = await startLlamaServer();
   const endpointOrigin = new URL(llama.baseUrl).origin;
-  const { context, page, requests } = await openLocal();
+  const { context, page, requests } = await openLocal(browser);
   try {
     requests.length = 0; // the page's first load (server mode) is not the point here
     assert.equal(await page.getByTestId('composer-ask').isVisible(), false, 'no Ask before an endpoint is set');
@@ -70,7 +42,7 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
     await page.getByTestId('composer-ask').click();
     await page.getByTestId('composer').fill('What is six times seven? Work it out with Python.');
     await page.getByTestId('composer').press('Enter');
-    const shown = await shownTurn(page);
+    const shown = await shownAssistantTurn(page);
     assert.deepEqual(shown, {
       prompt: 'What is six times seven? Work it out with Python.',
       label: 'run by the assistant',
@@ -112,7 +84,7 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
 
     await page.reload();
     await localReady(page);
-    assert.deepEqual(await shownTurn(page), shown);
+    assert.deepEqual(await shownAssistantTurn(page), shown);
     assert.equal(await page.getByTestId('turn').count(), 1, 'the tool call is one code turn, inside the assistant turn');
     assert.equal(await page.getByTestId('composer-ask').getAttribute('aria-pressed'), 'true', 'Ask is remembered for this conversation');
   } finally {
@@ -122,7 +94,7 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
 });
 
 test('local mode without an endpoint: no Ask, no relay, and nothing leaves the browser', async () => {
-  const { context, page, requests } = await openLocal();
+  const { context, page, requests } = await openLocal(browser);
   try {
     requests.length = 0;
     assert.equal(await page.getByTestId('composer-ask').isVisible(), false);
@@ -146,7 +118,7 @@ test('local mode without an endpoint: no Ask, no relay, and nothing leaves the b
 });
 
 test('a hostile endpoint is refused: by the settings, and by the relay page itself', async () => {
-  const { context, page, requests } = await openLocal();
+  const { context, page, requests } = await openLocal(browser);
   try {
     for (const hostile of ['http://a.example; connect-src *', 'http://*.example.com/v1', 'javascript:alert(1)',
       "http://a.example'/v1", 'ftp://a.example/v1', 'http://user:pw@a.example/v1']) {
@@ -216,7 +188,7 @@ async function scriptedEndpoint(code) {
 
 test('Stop interrupts the Pyodide cell of a tool call, or aborts a streaming request, and ends the turn; a 429 is told in words', async () => {
   const endpoint = await scriptedEndpoint("print('looping', flush=True)\nwhile True: pass");
-  const { context, page } = await openLocal();
+  const { context, page } = await openLocal(browser);
   try {
     await setEndpoint(page, endpoint.baseUrl, 'scripted', '');
     await page.getByTestId('composer-ask').click();

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { launch, finished, outputs } from '../browser.js';
+import { launch, finished, outputs, shownAssistantTurn } from '../browser.js';
 import { startServer } from '../server.js';
 import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
 
@@ -29,20 +29,6 @@ async function ask(page, text) {
   await page.getByTestId('composer').press('Enter');
 }
 
-/** The conversation as the page shows it: the prompt, the code the assistant ran and its output, the answer, how it ended. */
-async function shownTurn(page) {
-  const answer = page.getByTestId('assistant-turn');
-  await answer.getByTestId('assistant-footer').filter({ hasText: 'answered' }).waitFor({ timeout: 60000 });
-  const cell = answer.getByTestId('turn');
-  return {
-    prompt: await page.getByTestId('prompt-turn').locator('.prompt-text').innerText(),
-    label: await cell.getByTestId('run-by-assistant').innerText(),
-    code: await cell.locator('pre.code').innerText(),
-    output: (await outputs(cell, 'stream').innerText()).trim(),
-    answer: (await answer.getByTestId('assistant-text').allInnerTexts()).join(''),
-  };
-}
-
 test('a plain-language prompt: the tool call runs as a code turn, the answer streams in, a reload shows the same', async () => {
   const llama = await startLlamaServer();
   const server = await startServer({ CODEINTERP_LLM_BASE_URL: llama.baseUrl, CODEINTERP_LLM_MODEL: 'test-model', CODEINTERP_LLM_API_KEY: LLAMA_API_KEY });
@@ -54,7 +40,7 @@ test('a plain-language prompt: the tool call runs as a code turn, the answer str
   try {
     assert.match(await page.getByTestId('assistant-note').innerText(), /test-model/);
     await ask(page, 'What is six times seven? Work it out with Python.');
-    const shown = await shownTurn(page);
+    const shown = await shownAssistantTurn(page);
     assert.deepEqual(shown, {
       prompt: 'What is six times seven? Work it out with Python.',
       label: 'run by the assistant',
@@ -72,7 +58,7 @@ test('a plain-language prompt: the tool call runs as a code turn, the answer str
     pieces.length = 0;
     await page.reload();
     await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
-    assert.deepEqual(await shownTurn(page), shown);
+    assert.deepEqual(await shownAssistantTurn(page), shown);
     assert.equal(pieces.join(''), ANSWER_SEEN, 'the replay sends the same pieces');
     assert.equal(await page.getByTestId('turn').count(), 1, 'the tool call is one code turn, inside the assistant turn');
     assert.equal(await page.getByTestId('composer-ask').getAttribute('aria-pressed'), 'true', 'Ask is remembered for this conversation');

@@ -3,7 +3,7 @@
 // local mode's JavaScript worker (state, an interrupt that replaces it, zero egress) and its bash refusal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, runCell, finished, outputs, BASE_URL } from '../browser.js';
+import { launch, runCell, finished, outputs, BASE_URL, localReady } from '../browser.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -13,10 +13,6 @@ const ORIGIN = new URL(BASE_URL).origin;
 
 async function serverConnected(page) {
   await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
-}
-
-async function localReady(page) {
-  await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
 }
 
 const pick = (page, language) => page.getByTestId('language').selectOption(language);

@@ -5,30 +5,13 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, runCell, finished, outputs, seedChecklist, BASE_URL } from '../browser.js';
+import { launch, runCell, finished, outputs, seedChecklist, BASE_URL, openLocal, localReady } from '../browser.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const ORIGIN = new URL(BASE_URL).origin;
-
-/** The app in a fresh browser profile, switched to local mode and ready to run. */
-async function openLocal() {
-  const context = await browser.newContext();
-  const requests = [];
-  context.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() || '', request: r }));
-  const page = await context.newPage();
-  await page.goto(BASE_URL + '/');
-  await page.getByTestId('mode-local').click();
-  await localReady(page);
-  return { context, page, requests };
-}
-
-async function localReady(page) {
-  const status = page.getByTestId('status');
-  await status.filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
-}
 
 test('the mode switch says where code runs, and switching starts a fresh interpreter that says so', async () => {
   const context = await browser.newContext();
@@ -61,7 +44,7 @@ test('the mode switch says where code runs, and switching starts a fresh interpr
 });
 
 test('the seed checklist in local mode; matplotlib is not offline, and the message says to use server mode', async () => {
-  const { context, page } = await openLocal();
+  const { context, page } = await openLocal(browser);
   try {
     await seedChecklist(page, async (turn) => {
       assert.match(await outputs(turn, 'error').innerText(), /ModuleNotFoundError: No module named 'matplotlib'/);
@@ -73,7 +56,7 @@ test('the seed checklist in local mode; matplotlib is not offline, and the messa
 });
 
 test('zero egress: code, outputs and an uploaded CSV never leave the browser; only static GETs of our origin', async () => {
-  const { context, page, requests } = await openLocal();
+  const { context, page, requests } = await openLocal(browser);
   try {
     requests.length = 0;
     const secret = 'SECRET-' + Math.random().toString(36).slice(2);
@@ -120,7 +103,7 @@ test('zero egress: code, outputs and an uploaded CSV never leave the browser; on
 });
 
 test('a reload restores a local conversation and its files from IndexedDB, and says the interpreter is fresh', async () => {
-  const { context, page } = await openLocal();
+  const { context, page } = await openLocal(browser);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'local-'));
     writeFileSync(join(dir, 'input.csv'), 'a,b\n1,2\n');
@@ -158,7 +141,7 @@ test('a reload restores a local conversation and its files from IndexedDB, and s
 });
 
 test('hostile code in local mode reaches neither the app page, its storage, nor our API', async () => {
-  const { context, page, requests } = await openLocal();
+  const { context, page, requests } = await openLocal(browser);
   try {
     await page.evaluate(() => {
       document.cookie = 'appcookie=COOKIE-SECRET';

@@ -13,6 +13,7 @@
   'use strict';
 
   const GRACE_MS = 700; // an interrupted cell that has not stopped by then loses its worker
+  const RESIGNAL_MS = 150; // while it has not stopped, a SIGINT Python took without raising is sent again
   const DEFAULT_TIMEOUT_MS = 30000;
   const DEFAULT_MAX_OUTPUT = 1 << 20;
   const LANGUAGES = ['python', 'javascript', 'bash'];
@@ -182,6 +183,7 @@
         interruptRequested: false,
         timer: null,
         grace: null,
+        resignal: null,
         awaitingInput: false,
         clockFrom: 0,
         timeLeftMs: request.timeoutMs,
@@ -218,10 +220,22 @@
       if (cell.started) {
         Atomics.store(interrupts, 0, 2); // SIGINT: KeyboardInterrupt in the running cell
       }
+      const stopping = cell;
+      // Pyodide now and then takes the SIGINT from the buffer and raises nothing (about 1 in 25
+      // interrupts of `while True: pass` here); asked again, it raises. A cell that caught the first
+      // and carries on gets it again, as a second press of Stop would do. A buffer still holding
+      // the signal means Python has not looked: stuck in C, and only a new worker stops it.
+      const again = setInterval(() => {
+        if (cell === stopping && stopping.started && Atomics.load(interrupts, 0) === 0) {
+          Atomics.store(interrupts, 0, 2);
+        }
+      }, RESIGNAL_MS);
       cell.grace = setTimeout(() => {
+        clearInterval(again);
         frame.replaceWorker(`the cell did not stop within ${seconds(GRACE_MS)} of being interrupted, so the interpreter was restarted`,
           stopEnding());
       }, GRACE_MS);
+      cell.resignal = again;
     }
 
     function stopEnding() {
@@ -397,6 +411,7 @@
     function clearTimers(c) {
       clearTimeout(c.timer);
       clearTimeout(c.grace);
+      clearInterval(c.resignal);
     }
 
     return { onExecute, onInterrupt, onInputReply, onLine, onRestart, onReplaced, onFatal, pump };
