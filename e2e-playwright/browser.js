@@ -55,14 +55,19 @@ export async function localReady(page) {
   await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
 }
 
-/** The app in a fresh browser profile, switched to local mode and ready, with every request it makes from then on. */
+/** The app in a fresh browser profile, in local mode and ready, with every request it makes from then on. */
 export async function openLocal(browser) {
   const context = await browser.newContext();
   const requests = [];
   context.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() || '', frame: r.frame()?.url() || '', request: r }));
+  // as a returning local-mode user: the page starts in local mode, so no server session is opened first
+  await context.addInitScript(() => {
+    try {
+      if (window.top === window && !localStorage.getItem('codeinterp.mode')) localStorage.setItem('codeinterp.mode', 'local');
+    } catch { /* a sandboxed frame has no storage */ }
+  });
   const page = await context.newPage();
   await page.goto(BASE_URL + '/');
-  await page.getByTestId('mode-local').click();
   await localReady(page);
   return { context, page, requests };
 }
