@@ -3,6 +3,7 @@
 // not), as server/src/test/.../LlamaServer.java starts it. The image is built (cached by a hash of
 // its inputs) unless CODEINTERP_LLAMA_IMAGE names one.
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -14,6 +15,18 @@ export const LLAMA_API_KEY = 'sk-test-llama-e2e-7c2d91';
 export const TOOL_CODE = 'print(6 * 7)';
 export const ANSWER_SEEN = 'The code printed 42, so the answer is 42.';
 
+/** A loopback port no one listens on now (the kernel's pick, released for the container). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 const run = (cmd, args, timeout) => execFileSync(cmd, args, { encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 
 export async function startLlamaServer() {
@@ -22,20 +35,22 @@ export async function startLlamaServer() {
   chmodSync(modelDir, 0o755);
   run('docker', ['run', '--rm', '--network', 'none', '-v', `${join(RECIPE, 'make-model.py')}:/make-model.py:ro`,
     '-v', `${modelDir}:/out`, image, 'python3', '/make-model.py', '/out/model.gguf'], 120000);
-  const id = run('docker', ['run', '-d', '--rm', '--label', 'codeinterp.test=llama-server', '-p', '127.0.0.1::8080',
+  // The host's network, not a published port: a container on Docker's bridge adds a network
+  // interface, and Chromium then aborts whatever the page has in flight (ERR_NETWORK_CHANGED).
+  const port = await freePort();
+  const id = run('docker', ['run', '-d', '--rm', '--label', 'codeinterp.test=llama-server', '--network', 'host',
     '-v', `${modelDir}:/models:ro`, image, 'llama-server', '-m', '/models/model.gguf', '--jinja',
-    '--host', '0.0.0.0', '--port', '8080', '-c', '8192', '--api-key', LLAMA_API_KEY], 60000);
+    '--host', '127.0.0.1', '--port', String(port), '-c', '8192', '--api-key', LLAMA_API_KEY], 60000);
   const close = () => {
     try { run('docker', ['rm', '-f', id], 30000); } catch { /* it runs with --rm and a test label */ }
     rmSync(modelDir, { recursive: true, force: true });
   };
   try {
-    const mapped = run('docker', ['port', id, '8080/tcp'], 30000).split('\n')[0];
-    const origin = 'http://127.0.0.1:' + mapped.slice(mapped.lastIndexOf(':') + 1);
+    const origin = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 60000;
     for (;;) {
       try {
-        // a timeout on each try: Docker's port proxy can hold a connection open while llama-server is not listening yet
+        // a timeout on each try: a connection must not hang the loop while llama-server starts
         if ((await fetch(origin + '/health', { signal: AbortSignal.timeout(2000) })).status === 200) break;
       } catch { /* still starting */ }
       if (Date.now() > deadline) throw new Error('llama-server did not become healthy: ' + run('docker', ['logs', '--tail', '40', id], 30000));

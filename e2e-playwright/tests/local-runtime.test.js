@@ -485,6 +485,31 @@ describe('workspace files', () => {
 });
 
 describe('failure to load', () => {
+  test('connections dropped while Python loads are tried again: the runtime becomes ready and runs cells', async () => {
+    const context = await browser.newContext();
+    try {
+      // as Chromium does to requests in flight when a network interface comes or goes (ERR_NETWORK_CHANGED)
+      let dropped = 0;
+      await context.route(/\/local\/[0-9a-f]+\/(python-files\.json|worker\.mjs)$/, (route) => {
+        if (dropped < 2) {
+          dropped++;
+          return route.abort('connectionreset');
+        }
+        return route.continue();
+      });
+      const { page } = await openRuntime(browser, { context, waitReady: false });
+      const end = await page.evaluate(() => rt.wait((m) => m.type === 'fatal' || m.type === 'ready', 60000));
+      assert.equal(end.type, 'ready', JSON.stringify(end));
+      assert.equal(dropped, 2);
+      const retries = await page.evaluate(() => rt.messages.filter((m) => m.type === 'loading' && /again/.test(m.message)).map((m) => m.message));
+      assert.equal(retries.length, 2, JSON.stringify(retries));
+      const events = await run(page, '6 * 7');
+      assert.equal(resultOf(events).data['text/plain'], '42');
+    } finally {
+      await context.close();
+    }
+  });
+
   test('a missing Pyodide asset gives a readable fatal message, and executes still finish', async () => {
     const context = await browser.newContext();
     try {
@@ -492,7 +517,7 @@ describe('failure to load', () => {
       const { page } = await openRuntime(browser, { context, waitReady: false });
       const fatal = await page.evaluate(() => rt.wait((m) => m.type === 'fatal' || m.type === 'ready', 60000));
       assert.equal(fatal.type, 'fatal');
-      assert.match(fatal.message, /Python could not be loaded/);
+      assert.match(fatal.message, /Python could not be loaded.*\(tried 3 times\)$/);
       const events = await run(page, '1+1');
       assertFramed(events);
       assert.equal(finishedOf(events).status, 'error');

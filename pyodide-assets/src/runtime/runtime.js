@@ -17,6 +17,10 @@
   'use strict';
 
   const LOAD_TIMEOUT_MS = 180000; // Pyodide that has not started by then is reported fatal
+  // A start that fails before `ready` is tried again after these pauses before it is reported
+  // fatal: a dropped connection is not worth a dead runtime (Chromium aborts requests in flight
+  // with ERR_NETWORK_CHANGED whenever a network interface comes or goes, as on a Docker host).
+  const BOOT_RETRY_DELAYS_MS = [1000, 3000];
 
   const base = location.href;
   const raw = JSON.parse(document.getElementById('config').textContent);
@@ -44,6 +48,8 @@
   let ready = false;
   let fatal = null; // why Python cannot load; cleared by `restart`
   let loadTimer = null;
+  let bootRetries = 0; // failed starts since the last `ready`
+  let retryTimer = null;
   let interrupts = null; // Int32Array over a SharedArrayBuffer, when cross-origin isolated
   let inputReplies = null; // the SharedArrayBuffer answers to input() go through (replies.js), when isolated
 
@@ -108,6 +114,7 @@
     cells.onRestart(!fatal); // the JavaScript worker goes too
     if (fatal) {
       fatal = null;
+      bootRetries = 0;
       startWorker();
       return;
     }
@@ -144,6 +151,7 @@
   }
 
   function startWorker() {
+    clearTimeout(retryTimer);
     ready = false;
     const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
     interrupts = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
@@ -208,6 +216,7 @@
           break;
         }
         ready = true;
+        bootRetries = 0;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true });
         workspace.flush();
@@ -215,7 +224,7 @@
         break;
       case 'fatal':
         if (!ready) {
-          becomeFatal(String(m.message));
+          failedToStart(String(m.message));
         }
         break;
       case 'line':
@@ -242,12 +251,25 @@
       return;
     }
     if (!ready) {
-      becomeFatal(`Python could not be loaded in this browser: ${message}`);
+      failedToStart(`Python could not be loaded in this browser: ${message}`);
       return;
     }
     const oom = /memory|allocation|out of bounds/i.test(message);
     replaceWorker(`the interpreter crashed (${message}) and was restarted`,
       { status: oom ? 'oom' : 'error', error: { ename: oom ? 'MemoryError' : 'InterpreterCrashed', evalue: message } });
+  }
+
+  /** The worker failed before `ready`: a fresh one after a pause, until the retries are spent. */
+  function failedToStart(message) {
+    worker.terminate();
+    worker = null;
+    clearTimeout(loadTimer);
+    if (bootRetries === BOOT_RETRY_DELAYS_MS.length) {
+      becomeFatal(`${message} (tried ${bootRetries + 1} times)`);
+      return;
+    }
+    toApp({ type: 'loading', message: `Loading Python again: ${message}` });
+    retryTimer = setTimeout(startWorker, BOOT_RETRY_DELAYS_MS[bootRetries++]);
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */
