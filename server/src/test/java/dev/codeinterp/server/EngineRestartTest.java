@@ -83,7 +83,7 @@ class EngineRestartTest {
             for (int k = 0; k < apps.size(); k++) {
                 TestApp app = apps.get(k);
                 JsonObject again = app.execute(idle.get(k), "print('back')", 60.0);
-                assertThat(again.string("stdout")).as(app.settings.runtime()).isEqualTo("back\n");
+                assertThat(again.string("stdout")).as(app.settings.runtime() + ": " + again).isEqualTo("back\n");
                 TestApp.SessionRef fresh = app.createSession();
                 assertThat(app.execute(fresh, "print(6 * 7)", null).string("stdout")).isEqualTo("42\n");
                 for (TestApp.SessionRef s : List.of(busy.get(k), idle.get(k), fresh)) {

@@ -20,6 +20,8 @@ import java.time.Duration;
  *       sandbox, closed when the sandbox goes), and no response timeout: an idle sandbox is silent
  *       for hours. Each stream costs two threads (docker-java's reader and stdin copier).</li>
  * </ul>
+ * A control call that went out on a connection the engine had closed (it restarted) is sent again
+ * ({@link StaleConnectionRetry}); an attach is not (its input is a live stream).
  */
 final class DockerConnections implements AutoCloseable {
     static final int CONTROL_CONNECTIONS = 32;
@@ -53,7 +55,8 @@ final class DockerConnections implements AutoCloseable {
                 .maxConnections(STREAM_CONNECTIONS)
                 .connectionTimeout(Duration.ofSeconds(5))
                 .build();
-        return new DockerConnections(DockerClientImpl.getInstance(config, controlHttp),
+        return new DockerConnections(
+                DockerClientImpl.getInstance(config, new StaleConnectionRetry(controlHttp, CONTROL_CONNECTIONS)),
                 DockerClientImpl.getInstance(config, streamHttp));
     }
 
