@@ -5,8 +5,8 @@
 // tool call runs in Pyodide, and the turn is kept in IndexedDB. Without an endpoint nothing leaves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { launch, finished, outputs, runCell, BASE_URL, openLocal, localReady, shownAssistantTurn } from '../browser.js';
+import { scriptedEndpoint, chunk, toolCall } from '../scripted-endpoint.js';
 import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
 
 let browser;
@@ -139,55 +139,25 @@ test('a hostile endpoint is refused: by the settings, and by the relay page itse
 });
 
 /**
- * An OpenAI-compatible endpoint of the test's own that answers CORS as llama-server does. By the
- * prompt: "Loop forever." gets a run_code call of `code` (its arguments split across chunks),
- * "Hang." a stream that starts and never ends (`hung` says whether the browser closed it), anything else a 429.
+ * By the prompt: "Loop forever." gets a run_code call of `code`, "Hang." a stream that starts and
+ * never ends, anything else a 429 (with Retry-After exposed to CORS readers, as a browser's relay
+ * shows it only then).
  */
-async function scriptedEndpoint(code) {
-  const requests = [];
-  const hung = { closed: false };
-  const http = createServer((req, res) => {
-    const cors = { 'access-control-allow-origin': req.headers.origin || '*', 'access-control-allow-headers': '*' };
-    if (req.method === 'OPTIONS') {
-      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'POST' });
-      res.end();
-      return;
+function byPrompt(code) {
+  return scriptedEndpoint((messages, reply) => {
+    const prompt = messages.at(-1).content;
+    if (prompt === 'Hang.') {
+      reply.hang(chunk({ content: 'Thinking' }));
+    } else if (prompt === 'Loop forever.') {
+      reply.stream(toolCall('Running it.', code, 7));
+    } else {
+      reply.status(429, { error: { message: 'slow down' } }, { 'retry-after': '7', 'access-control-expose-headers': 'retry-after' });
     }
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const messages = JSON.parse(body).messages;
-      requests.push({ origin: req.headers.origin, messages });
-      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      if (messages.at(-1).content === 'Hang.') {
-        res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-        res.write(chunk({ content: 'Thinking' }));
-        res.on('close', () => { hung.closed = true; });
-        return;
-      }
-      if (messages.at(-1).content !== 'Loop forever.') {
-        // a browser shows the relay Retry-After only when the endpoint exposes it to CORS readers
-        res.writeHead(429, { ...cors, 'content-type': 'application/json', 'retry-after': '7', 'access-control-expose-headers': 'retry-after' });
-        res.end(JSON.stringify({ error: { message: 'slow down' } }));
-        return;
-      }
-      res.writeHead(200, { ...cors, 'content-type': 'text/event-stream' });
-      const args = JSON.stringify({ code, language: 'python' });
-      res.end(chunk({ content: 'Running it.' })
-        + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 7) } }] })
-        + chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(7) } }] })
-        + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
-    });
   });
-  await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  return {
-    baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, hung,
-    close: () => { http.closeAllConnections(); return new Promise((r) => http.close(r)); },
-  };
 }
 
 test('Stop interrupts the Pyodide cell of a tool call, or aborts a streaming request, and ends the turn; a 429 is told in words', async () => {
-  const endpoint = await scriptedEndpoint("print('looping', flush=True)\nwhile True: pass");
+  const endpoint = await byPrompt("print('looping', flush=True)\nwhile True: pass");
   const { context, page } = await openLocal(browser);
   try {
     await setEndpoint(page, endpoint.baseUrl, 'scripted', '');

@@ -5,9 +5,9 @@
 // test's own (the fixture model only ever asks for print(6 * 7), which ends at once).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { launch, finished, outputs, shownAssistantTurn } from '../browser.js';
 import { startServer } from '../server.js';
+import { scriptedEndpoint, answer, toolCall } from '../scripted-endpoint.js';
 import { startLlamaServer, LLAMA_API_KEY, TOOL_CODE, ANSWER_SEEN } from '../llama-server.js';
 
 let browser;
@@ -69,34 +69,15 @@ test('a plain-language prompt: the tool call runs as a code turn, the answer str
   }
 });
 
-/** An OpenAI-compatible endpoint that always asks to run `code` (and answers "done" after a tool message). */
-async function scriptedEndpoint(code) {
-  const requests = [];
-  const http = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => {
-      const messages = JSON.parse(body).messages;
-      requests.push(messages);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const chunk = (delta, finish = null) => `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      if (messages.at(-1).role === 'tool') {
-        res.end(chunk({ content: 'done' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
-        return;
-      }
-      const args = JSON.stringify({ code, language: 'python' });
-      res.end(chunk({ content: 'Running it. <img src=x onerror="window.__pwned=1">' })
-        + chunk({ tool_calls: [{ index: 0, id: 'call-1', type: 'function', function: { name: 'run_code', arguments: args.slice(0, 10) } }] })
-        + chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(10) } }] })
-        + chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
-    });
-  });
-  await new Promise((r) => http.listen(0, '127.0.0.1', r));
-  return { baseUrl: `http://127.0.0.1:${http.address().port}/v1`, requests, close: () => new Promise((r) => http.close(r)) };
+/** An endpoint that always asks to run `code` (and answers "done" after a tool message). */
+function alwaysRuns(code) {
+  return scriptedEndpoint((messages, reply) => reply.stream(messages.at(-1).role === 'tool'
+    ? answer('done')
+    : toolCall('Running it. <img src=x onerror="window.__pwned=1">', code, 10)));
 }
 
 test('Stop during the tool call interrupts the cell and ends the turn; markup in prompts and answers stays text', async () => {
-  const endpoint = await scriptedEndpoint("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
+  const endpoint = await alwaysRuns("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
   const server = await startServer({ CODEINTERP_LLM_BASE_URL: endpoint.baseUrl, CODEINTERP_LLM_MODEL: 'scripted' });
   const { context, page } = await openApp(server.url);
   try {
@@ -132,7 +113,7 @@ test('Stop during the tool call interrupts the cell and ends the turn; markup in
 });
 
 test('a refused prompt and a cell sent right after it each get their own answer: the prompt comes back, the cell runs', async () => {
-  const endpoint = await scriptedEndpoint("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
+  const endpoint = await alwaysRuns("import time\nprint('sleeping', flush=True)\ntime.sleep(60)");
   const server = await startServer({ CODEINTERP_LLM_BASE_URL: endpoint.baseUrl, CODEINTERP_LLM_MODEL: 'scripted' });
   // The real socket, with the server's frames held back on demand: both requests are sent before
   // either answer arrives, as on a slow link.
