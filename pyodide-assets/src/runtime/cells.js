@@ -226,7 +226,7 @@
       // and carries on gets it again, as a second press of Stop would do. A buffer still holding
       // the signal means Python has not looked: stuck in C, and only a new worker stops it.
       const again = setInterval(() => {
-        if (cell === stopping && stopping.started && Atomics.load(interrupts, 0) === 0) {
+        if (stopping.started && Atomics.load(interrupts, 0) === 0) { // cleared with the cell's other timers when it ends
           Atomics.store(interrupts, 0, 2);
         }
       }, RESIGNAL_MS);
