@@ -4,6 +4,7 @@ import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.LogConfig;
 import com.github.dockerjava.api.model.Ulimit;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
@@ -57,6 +58,9 @@ abstract class HardeningContract {
         assertThat(h.getNanoCPUs()).isEqualTo(1_000_000_000L);
         assertThat(h.getPidsLimit()).isPositive();
         assertThat(h.getInit()).isTrue();
+        assertThat(h.getLogConfig().getType()).as("what a cell prints is not also logged to the host's disk")
+                .isEqualTo(LogConfig.LoggingType.NONE);
+        assertThat(c.getLogPath()).isNullOrEmpty();
         assertThat(h.getTmpFs()).containsKey("/tmp");
         assertThat(h.getTmpFs().get("/tmp")).contains("size=", "noexec");
         // The workspace is the session's own size-bounded host tmpfs, bind-mounted (see Workspaces)

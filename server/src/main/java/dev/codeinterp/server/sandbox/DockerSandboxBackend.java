@@ -8,6 +8,7 @@ import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.Info;
+import com.github.dockerjava.api.model.LogConfig;
 import com.github.dockerjava.api.model.PropagationMode;
 import com.github.dockerjava.api.model.SELContext;
 import com.github.dockerjava.api.model.Ulimit;
@@ -162,6 +163,10 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 .withUlimits(ulimits)
                 .withInit(true)
                 .withIpcMode("private")
+                // Output reaches us over the attach stream only. The engine's default json-file log
+                // would also copy every line a cell prints to the host's disk, unbounded and kept
+                // until the container goes, at a CPU cost in dockerd for each line.
+                .withLogConfig(new LogConfig(LogConfig.LoggingType.NONE))
                 .withAutoRemove(false);
     }
 
