@@ -3,7 +3,6 @@ package dev.codeinterp.server.store;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
-import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 import java.util.List;
@@ -23,17 +22,18 @@ public final class EventRepository {
      * transaction through the writer. Returns when it is committed.
      */
     public void record(String sessionId, SessionEvent e) {
-        db.writer().write(ctx -> {
-            append(ctx, sessionId, e);
+        StoreWriter writer = db.writer();
+        writer.write(ctx -> {
+            writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));
             switch (e.event().type()) {
                 case QUEUED:
-                    ExecutionRepository.insertQueued(ctx, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
+                    ExecutionRepository.insertQueued(writer, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
                     break;
                 case STARTED:
-                    ExecutionRepository.markRunning(ctx, e.executionId(), ((Event.Started) e.event()).executionCount());
+                    ExecutionRepository.markRunning(writer, e.executionId(), ((Event.Started) e.event()).executionCount());
                     break;
                 case FINISHED:
-                    ExecutionRepository.markFinished(ctx, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
+                    ExecutionRepository.markFinished(writer, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
                     break;
                 default:
                     break;
@@ -41,16 +41,10 @@ public final class EventRepository {
         });
     }
 
-    private static void append(DSLContext ctx, String sessionId, SessionEvent e) {
-        ctx.insertInto(EVENTS)
-                .set(EVENTS.SESSION_ID, sessionId)
-                .set(EVENTS.SEQ, e.seq())
-                .set(EVENTS.EXECUTION_ID, e.executionId())
-                .set(EVENTS.TYPE, e.event().type().wire())
-                .set(EVENTS.CREATED_AT, e.timestampMs())
-                .set(EVENTS.BODY, WireCodec.encode(e))
-                .execute();
-    }
+    private static final PreparedWrite APPEND = new PreparedWrite(ctx -> ctx.insertInto(EVENTS,
+                    EVENTS.SESSION_ID, EVENTS.SEQ, EVENTS.EXECUTION_ID, EVENTS.TYPE, EVENTS.CREATED_AT, EVENTS.BODY)
+            .values(DSL.param(EVENTS.SESSION_ID), DSL.param(EVENTS.SEQ), DSL.param(EVENTS.EXECUTION_ID),
+                    DSL.param(EVENTS.TYPE), DSL.param(EVENTS.CREATED_AT), DSL.param(EVENTS.BODY)));
 
     /** Events with seq greater than {@code afterSeq}, oldest first, at most {@code limit}. */
     public List<SessionEvent> after(String sessionId, long afterSeq, int limit) {

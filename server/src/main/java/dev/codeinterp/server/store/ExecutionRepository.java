@@ -1,7 +1,7 @@
 package dev.codeinterp.server.store;
 
 import dev.codeinterp.model.Event;
-import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 import java.util.List;
 
@@ -18,30 +18,35 @@ public final class ExecutionRepository {
         this.db = db;
     }
 
-    static void insertQueued(DSLContext ctx, String id, String sessionId, String code, long now) {
-        ctx.insertInto(EXECUTIONS)
-                .set(EXECUTIONS.ID, id)
-                .set(EXECUTIONS.SESSION_ID, sessionId)
-                .set(EXECUTIONS.CODE, code)
-                .set(EXECUTIONS.STATUS, QUEUED)
-                .set(EXECUTIONS.QUEUED_AT, now)
-                .execute();
+    static void insertQueued(StoreWriter writer, String id, String sessionId, String code, long now) {
+        writer.run(INSERT_QUEUED, id, sessionId, code, QUEUED, now);
     }
 
-    static void markRunning(DSLContext ctx, String id, long executionCount) {
-        ctx.update(EXECUTIONS).set(EXECUTIONS.STATUS, RUNNING).set(EXECUTIONS.EXECUTION_COUNT, executionCount)
-                .where(EXECUTIONS.ID.eq(id)).execute();
+    static void markRunning(StoreWriter writer, String id, long executionCount) {
+        writer.run(MARK_RUNNING, RUNNING, executionCount, id);
     }
 
-    static void markFinished(DSLContext ctx, String id, Event.Finished f, long now) {
-        ctx.update(EXECUTIONS)
-                .set(EXECUTIONS.STATUS, f.status().wire())
-                .set(EXECUTIONS.FINISHED_AT, now)
-                .set(EXECUTIONS.DURATION_MS, f.durationMs())
-                .set(EXECUTIONS.CPU_MS, f.cpuMs())
-                .set(EXECUTIONS.PEAK_MEMORY_KB, f.peakMemoryKb())
-                .where(EXECUTIONS.ID.eq(id)).execute();
+    static void markFinished(StoreWriter writer, String id, Event.Finished f, long now) {
+        writer.run(MARK_FINISHED, f.status().wire(), now, f.durationMs(), f.cpuMs(), f.peakMemoryKb(), id);
     }
+
+    private static final PreparedWrite INSERT_QUEUED = new PreparedWrite(ctx -> ctx.insertInto(EXECUTIONS,
+                    EXECUTIONS.ID, EXECUTIONS.SESSION_ID, EXECUTIONS.CODE, EXECUTIONS.STATUS, EXECUTIONS.QUEUED_AT)
+            .values(DSL.param(EXECUTIONS.ID), DSL.param(EXECUTIONS.SESSION_ID), DSL.param(EXECUTIONS.CODE),
+                    DSL.param(EXECUTIONS.STATUS), DSL.param(EXECUTIONS.QUEUED_AT)));
+
+    private static final PreparedWrite MARK_RUNNING = new PreparedWrite(ctx -> ctx.update(EXECUTIONS)
+            .set(EXECUTIONS.STATUS, DSL.param(EXECUTIONS.STATUS))
+            .set(EXECUTIONS.EXECUTION_COUNT, DSL.param(EXECUTIONS.EXECUTION_COUNT))
+            .where(EXECUTIONS.ID.eq(DSL.param(EXECUTIONS.ID))));
+
+    private static final PreparedWrite MARK_FINISHED = new PreparedWrite(ctx -> ctx.update(EXECUTIONS)
+            .set(EXECUTIONS.STATUS, DSL.param(EXECUTIONS.STATUS))
+            .set(EXECUTIONS.FINISHED_AT, DSL.param(EXECUTIONS.FINISHED_AT))
+            .set(EXECUTIONS.DURATION_MS, DSL.param(EXECUTIONS.DURATION_MS))
+            .set(EXECUTIONS.CPU_MS, DSL.param(EXECUTIONS.CPU_MS))
+            .set(EXECUTIONS.PEAK_MEMORY_KB, DSL.param(EXECUTIONS.PEAK_MEMORY_KB))
+            .where(EXECUTIONS.ID.eq(DSL.param(EXECUTIONS.ID))));
 
     /** Cells a previous process left queued or running: (session id, execution id) pairs. */
     public List<UnfinishedExecution> unfinished() {

@@ -7,9 +7,12 @@ import org.jooq.impl.DSL;
 import org.sqlite.SQLiteDataSource;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -39,6 +42,8 @@ public final class StoreWriter implements AutoCloseable {
     private final DSLContext ctx;
     private volatile boolean closed;
     private volatile LongConsumer commitNanos = nanos -> { };
+    /** Statements prepared on the connection; touched only by the leader, as the connection is. */
+    private final Map<PreparedWrite, PreparedStatement> prepared = new IdentityHashMap<>();
 
     StoreWriter(SQLiteDataSource dataSource, Settings settings) {
         try {
@@ -89,6 +94,29 @@ public final class StoreWriter implements AutoCloseable {
             mine.done().join();
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * Runs {@code statement} with {@code values} bound in order (String, Long, Integer or null). Only
+     * inside a {@link #write}'s work: it runs on the write connection, in that write's transaction.
+     */
+    public void run(PreparedWrite statement, Object... values) {
+        if (!leader.isHeldByCurrentThread()) {
+            throw new IllegalStateException("a prepared write runs only inside a write");
+        }
+        try {
+            PreparedStatement ps = prepared.get(statement);
+            if (ps == null) {
+                ps = connection.prepareStatement(statement.sql(ctx));
+                prepared.put(statement, ps);
+            }
+            for (int i = 0; i < values.length; i++) {
+                ps.setObject(i + 1, values[i]);
+            }
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("write failed", e);
         }
     }
 
@@ -189,6 +217,9 @@ public final class StoreWriter implements AutoCloseable {
         try {
             while (!queue.isEmpty()) {
                 commitNextGroup();
+            }
+            for (PreparedStatement ps : prepared.values()) {
+                ps.close();
             }
             connection.close();
         } catch (SQLException ignored) {

@@ -1,0 +1,122 @@
+package dev.codeinterp.server.store;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
+import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.Status;
+import dev.codeinterp.model.StreamName;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The real SQLite file: a cell's events and its row, written through the one writer by many sessions at once. */
+class EventStoreTest {
+    @TempDir
+    Path dir;
+    private Database db;
+    private EventRepository events;
+
+    @BeforeEach
+    void open() {
+        db = Database.open(dir.resolve("store.db"));
+        events = new EventRepository(db);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private void session(String id) {
+        new SessionRepository(db).insert(new StoredSession(id, "hash", "runc", false, 1L, null, null, "test"));
+    }
+
+    @Test
+    void a_cell_is_stored_as_its_events_and_one_row_that_follows_it_from_queued_to_finished() {
+        session("s1");
+        events.record("s1", new SessionEvent(1, "c1", 100, new Event.Queued("print('hi')", Language.PYTHON)));
+        assertThat(row("c1").getStatus()).isEqualTo("queued");
+        events.record("s1", new SessionEvent(2, "c1", 101, new Event.Started(7)));
+        assertThat(row("c1").getStatus()).isEqualTo("running");
+        assertThat(row("c1").getExecutionCount()).isEqualTo(7L);
+        events.record("s1", new SessionEvent(3, "c1", 102, new Event.Stream(StreamName.STDOUT, "hi\n")));
+        events.record("s1", new SessionEvent(4, "c1", 103, new Event.Finished(Status.OK, 7L, 12L, null, 2048L)));
+
+        var done = row("c1");
+        assertThat(done.getStatus()).isEqualTo("ok");
+        assertThat(done.getFinishedAt()).isEqualTo(103L);
+        assertThat(done.getDurationMs()).isEqualTo(12L);
+        assertThat(done.getCpuMs()).as("a figure the runner did not give stays empty").isNull();
+        assertThat(done.getPeakMemoryKb()).isEqualTo(2048L);
+        assertThat(done.getCode()).isEqualTo("print('hi')");
+        assertThat(events.after("s1", 0, 10)).extracting(SessionEvent::seq).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(events.after("s1", 2, 10).get(0).event()).isEqualTo(new Event.Stream(StreamName.STDOUT, "hi\n"));
+    }
+
+    @Test
+    void many_sessions_writing_at_once_lose_nothing_and_a_bad_write_fails_alone() throws Exception {
+        int sessions = 8;
+        int cells = 150;
+        for (int s = 0; s < sessions; s++) {
+            session("s" + s);
+        }
+        session("dup");
+        events.record("dup", new SessionEvent(1, "d1", 1, new Event.Queued("x", Language.PYTHON)));
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> writers = new ArrayList<>();
+        for (int s = 0; s < sessions; s++) {
+            String id = "s" + s;
+            Thread t = new Thread(() -> {
+                try {
+                    long seq = 0;
+                    for (int c = 0; c < cells; c++) {
+                        String cell = id + "-c" + c;
+                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Queued("x", Language.PYTHON)));
+                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Started(c + 1)));
+                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Finished(Status.OK, (long) c + 1, 1L, 1L, 1L)));
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            writers.add(t);
+            t.start();
+        }
+        // a write that breaks the table's key, thrown into the traffic: only its caller hears of it
+        for (int i = 0; i < 20; i++) {
+            assertThatThrownBy(() -> events.record("dup", new SessionEvent(1, "d1", 1, new Event.Stream(StreamName.STDOUT, "again"))))
+                    .isInstanceOf(RuntimeException.class);
+        }
+        for (Thread t : writers) {
+            t.join();
+        }
+        assertThat(failures).isEmpty();
+        for (int s = 0; s < sessions; s++) {
+            assertThat(events.after("s" + s, 0, 10_000)).hasSize(3 * cells);
+            assertThat(events.lastSeq("s" + s)).isEqualTo(3L * cells);
+        }
+        assertThat(events.after("dup", 0, 10)).hasSize(1);
+        int finished = db.read(ctx -> ctx.fetchCount(EXECUTIONS, EXECUTIONS.STATUS.eq("ok")));
+        assertThat(finished).isEqualTo(sessions * cells);
+    }
+
+    @Test
+    void a_prepared_write_outside_a_write_is_refused() {
+        assertThatThrownBy(() -> db.writer().run(new PreparedWrite(ctx -> ctx.deleteFrom(EXECUTIONS))))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    private dev.codeinterp.server.store.generated.tables.records.ExecutionsRecord row(String id) {
+        return db.read(ctx -> ctx.selectFrom(EXECUTIONS).where(EXECUTIONS.ID.eq(id)).fetchOne());
+    }
+}
