@@ -21,6 +21,7 @@
 # HEALTHZ_EVERY=1 (s) samples /healthz; 0 leaves it alone, to see what the sampling itself costs.
 # JITTER=1 starts each user's loop at a random point of its first interval; by default users that
 # got their sessions together send their cells together (the clients start at one moment).
+# KEEP_SERVER_LOG=/path/prefix keeps each scenario's server log as /path/prefix.<scenario>.
 # Deadlines: CREATE_DEADLINE (180 s, busy creates), IDLE_DEADLINE (900 s, idle creates).
 # BENCH_API_KEY: sent with creates, for when CODEINTERP_API_KEYS in the environment makes the servers require keys.
 # CODEINTERP_IMAGE picks the image (default: the one sandbox-images/build-image.sh builds);
@@ -76,6 +77,7 @@ stop_server() {
     server=""
   fi
   if [ -n "$data" ]; then
+    [ -z "${KEEP_SERVER_LOG:-}" ] || cp "$data/server.log" "$KEEP_SERVER_LOG.${name:-scenario}" 2>/dev/null || true
     # every step may fail (the engine restarted under us); none may stop the cleanup (set -e holds in traps)
     local deployment left
     deployment=$(printf %s "$data" | sha256sum | cut -c1-16)
@@ -101,7 +103,7 @@ run_scenario() {
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   env CODEINTERP_HOST=127.0.0.1 CODEINTERP_PORT="$port" CODEINTERP_DATA_DIR="$data" CODEINTERP_IMAGE="$image" \
       CODEINTERP_RUNTIME="$RUNTIME" "$@" \
-      java ${SERVER_JAVA_OPTS:-} -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
+      java @server/jvm.options ${SERVER_JAVA_OPTS:-} -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
   server=$!
   local up=0
   for _ in $(seq 1 120); do

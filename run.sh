@@ -10,4 +10,4 @@ if docker version >/dev/null 2>&1; then
 fi
 mvn -q -B install -DskipTests
 export CODEINTERP_IMAGE="${CODEINTERP_IMAGE:-$image}"
-exec java -jar server/target/app/codeinterp-server.jar
+exec java @server/jvm.options -jar server/target/app/codeinterp-server.jar

@@ -25,7 +25,7 @@ bash scripts/setup-browser.sh
 data=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 CODEINTERP_PORT=$port CODEINTERP_HOST=127.0.0.1 CODEINTERP_DATA_DIR="$data" \
-  java -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
+  java @server/jvm.options -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; bash scripts/unmount-under.sh "$data"' EXIT
 for _ in $(seq 1 120); do

@@ -31,7 +31,7 @@ export async function startServer(env = {}) {
   const port = await freePort();
   const log = join(dataDir, 'server.log');
   const out = openSync(log, 'a');
-  const child = spawn('java', ['-jar', JAR], {
+  const child = spawn('java', ['@' + join(ROOT, 'server/jvm.options'), '-jar', JAR], {
     env: {
       ...process.env,
       CODEINTERP_PORT: String(port),
