@@ -11,8 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * their latency (measured: steady-state REST p50 4 ms -> 21 ms with 200 refills under way).
  */
 public final class CellActivity {
-    /** A gap this long after the last cell finished counts as quiet. */
-    static final long QUIET_AFTER_MS = 250;
+    /**
+     * A gap this long after the last cell finished counts as quiet. Not shorter: users who run a
+     * cell every couple of seconds leave gaps between their waves, and a refill started in one
+     * (~0.3 s of both cores here) ran into the next wave; with 250 ms, 200 sessions in step saw
+     * about one refill per wave, ~15% of the machine's CPU in the steady state.
+     */
+    static final long QUIET_AFTER_MS = 2_000;
     /** No cell event for this long is quiet whatever the count says, so one lost count never stops the refill. */
     static final long SILENT_MS = 5_000;
 
