@@ -3,29 +3,17 @@
 // not), as server/src/test/.../LlamaServer.java starts it. The image is built (cached by a hash of
 // its inputs) unless CODEINTERP_LLAMA_IMAGE names one.
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './server.js';
 
 const RECIPE = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-images', 'llama-server');
 export const LLAMA_API_KEY = 'sk-test-llama-e2e-7c2d91';
 /** What the model's tool call runs, and its answer after seeing 42 (make-model.py). */
 export const TOOL_CODE = 'print(6 * 7)';
 export const ANSWER_SEEN = 'The code printed 42, so the answer is 42.';
-
-/** A loopback port no one listens on now (the kernel's pick, released for the container). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const run = (cmd, args, timeout) => execFileSync(cmd, args, { encoding: 'utf8', timeout, stdio: ['ignore', 'pipe', 'inherit'] }).trim();
 

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const JAR = join(ROOT, 'server/target/app/codeinterp-server.jar');
 
-function freePort() {
+/** A loopback port no one listens on now (the kernel's pick, released for whoever starts next). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.on('error', reject);
