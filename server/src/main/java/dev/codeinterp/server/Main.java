@@ -1,5 +1,6 @@
 package dev.codeinterp.server;
 
+import ch.qos.logback.classic.LoggerContext;
 import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.assistant.Assistant;
@@ -132,6 +133,16 @@ public final class Main implements AutoCloseable {
         }
         Settings settings = Settings.fromEnvironment(System.getenv());
         Main main = new Main(settings).start(settings);
-        Runtime.getRuntime().addShutdownHook(new Thread(main::close, "shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            main.close();
+            stopLogging();
+        }, "shutdown"));
+    }
+
+    /** The log is written by a background thread (logback.xml): what is still queued is written now, last. */
+    private static void stopLogging() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext logging) {
+            logging.stop();
+        }
     }
 }

@@ -58,20 +58,19 @@ final class ChatClient {
         if (settings.apiKey() != null) {
             request.header("Authorization", "Bearer " + settings.apiKey());
         }
-        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofInputStream());
-        Runnable unregister = cancel.onCancel(() -> pending.cancel(true));
+        HttpRequest built = request.build();
         HttpResponse<InputStream> response;
         try {
-            response = pending.get();
-        } catch (CancellationException e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted");
-        } catch (ExecutionException e) {
-            throw cancel.cancelled() ? new CancellationException("stopped") : failure(e.getCause());
-        } finally {
-            unregister.run();
+            response = send(built, cancel);
+        } catch (ExecutionException first) {
+            if (cancel.cancelled() || !closedUnanswered(first.getCause())) {
+                throw cancel.cancelled() ? new CancellationException("stopped") : failure(first.getCause());
+            }
+            try {
+                response = send(built, cancel); // once: the endpoint had dropped a kept-alive connection
+            } catch (ExecutionException second) {
+                throw cancel.cancelled() ? new CancellationException("stopped") : failure(second.getCause());
+            }
         }
         try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
@@ -131,6 +130,29 @@ final class ChatClient {
     private AssistantException stalled() {
         return new AssistantException("The model endpoint sent nothing for " + settings.timeout().toSeconds()
                 + " s; the request was given up (CODEINTERP_LLM_TIMEOUT).");
+    }
+
+    private HttpResponse<InputStream> send(HttpRequest request, Cancellation cancel) throws ExecutionException {
+        CompletableFuture<HttpResponse<InputStream>> pending = http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
+        Runnable unregister = cancel.onCancel(() -> pending.cancel(true));
+        try {
+            return pending.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        } finally {
+            unregister.run();
+        }
+    }
+
+    /**
+     * The connection closed before a single byte of an answer: the endpoint had dropped a connection
+     * the client kept alive for reuse (llama-server does between requests), so the request never
+     * reached it. The JDK's client sends only idempotent requests again by itself, and this is a POST.
+     */
+    static boolean closedUnanswered(Throwable cause) {
+        return cause instanceof IOException && !(cause instanceof HttpTimeoutException) && !(cause instanceof ConnectException)
+                && String.valueOf(cause.getMessage()).contains("header parser received no bytes");
     }
 
     private AssistantException failure(Throwable cause) {

@@ -158,6 +158,26 @@ class AssistantFaultsTest {
     }
 
     @Test
+    void a_connection_the_endpoint_closes_without_answering_is_tried_once_more() throws Exception {
+        endpoint.then(ScriptedEndpoint.hangUp()).then(stream(textChunk("Hello."), finish("stop"), DONE));
+        try (Assistant assistant = assistant()) {
+            assistant.ask(session, "hello");
+            List<SessionEvent> turn = untilDone();
+            assertThat(done(turn).status()).isEqualTo(AssistantStatus.ANSWERED);
+            assertThat(text(turn)).isEqualTo("Hello.");
+            assertThat(endpoint.requests).hasSize(2);
+        }
+        endpoint.then(ScriptedEndpoint.hangUp()).then(ScriptedEndpoint.hangUp());
+        try (Assistant assistant = assistant()) {
+            assistant.ask(session, "hello again");
+            Event.AssistantDone done = done(untilDone());
+            assertThat(done.status()).isEqualTo(AssistantStatus.ERROR);
+            assertThat(done.message()).contains("The request to the model endpoint failed");
+            assertThat(endpoint.requests).as("once more, not again and again").hasSize(4);
+        }
+    }
+
+    @Test
     void a_stream_cut_off_mid_answer_ends_the_turn_with_a_readable_message_and_keeps_what_came() throws Exception {
         endpoint.then(stream(textChunk("Partial "), "data: {\"choi"));
         try (Assistant assistant = assistant()) {

@@ -89,6 +89,11 @@ final class ScriptedEndpoint implements AutoCloseable {
         };
     }
 
+    /** No answer at all: the connection is closed, as an endpoint does to a kept-alive connection it dropped. */
+    static Reply hangUp() {
+        return exchange -> exchange.close();
+    }
+
     static Reply status(int code, String body) {
         return status(code, body, null);
     }
