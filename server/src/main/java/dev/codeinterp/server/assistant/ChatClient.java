@@ -146,9 +146,9 @@ final class ChatClient {
     }
 
     /**
-     * The connection closed before a single byte of an answer: the endpoint had dropped a connection
-     * the client kept alive for reuse (llama-server does between requests), so the request never
-     * reached it. The JDK's client sends only idempotent requests again by itself, and this is a POST.
+     * The connection closed before a single byte of an answer: most likely the endpoint had dropped
+     * a connection the client kept alive for reuse, and the request never reached it. The JDK's
+     * client sends only idempotent requests again by itself, and this is a POST.
      */
     static boolean closedUnanswered(Throwable cause) {
         return cause instanceof IOException && !(cause instanceof HttpTimeoutException) && !(cause instanceof ConnectException)
