@@ -59,17 +59,17 @@ final class ChatClient {
             request.header("Authorization", "Bearer " + settings.apiKey());
         }
         HttpRequest built = request.build();
-        HttpResponse<InputStream> response;
-        try {
-            response = send(built, cancel);
-        } catch (ExecutionException first) {
-            if (cancel.cancelled() || !closedUnanswered(first.getCause())) {
-                throw cancel.cancelled() ? new CancellationException("stopped") : failure(first.getCause());
-            }
+        HttpResponse<InputStream> response = null;
+        for (int tries = 1; response == null; tries++) {
             try {
-                response = send(built, cancel); // once: the endpoint had dropped a kept-alive connection
-            } catch (ExecutionException second) {
-                throw cancel.cancelled() ? new CancellationException("stopped") : failure(second.getCause());
+                response = send(built, cancel);
+            } catch (ExecutionException e) {
+                if (cancel.cancelled()) {
+                    throw new CancellationException("stopped");
+                }
+                if (tries == 2 || !closedUnanswered(e.getCause())) { // once more only: a dropped kept-alive connection
+                    throw failure(e.getCause());
+                }
             }
         }
         try (InputStream body = response.body()) {
