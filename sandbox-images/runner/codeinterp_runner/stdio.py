@@ -3,8 +3,22 @@
 import os
 import signal
 import threading
+import time
 
 from . import protocol
+
+# A cell's start and its results may wait this long (seconds) to share one write with the events
+# after them. Every write crosses the container's pipe, the engine's shim and the engine before the
+# server reads it, and that crossing, not the bytes, is what an event costs: a quick cell's started,
+# result and finished used to cost three crossings and now cost one. 20 ms is below what a person
+# notices and under the 50 ms by which OutputSink already paces a chatty cell's output.
+LINGER = 0.02
+
+# The events that may wait. Text a cell writes does not (OutputSink paces it), so what a cell
+# printed just before its process died is out, as before. Everything else goes at once and takes
+# what waits with it: a cell's end (finished), a question the runner waits on (input_request,
+# install_request), and what is no cell's progress (ready, protocol_error, install).
+_MAY_LINGER = frozenset({'started', 'display_data', 'update_display_data', 'execute_result', 'error', 'clear_output'})
 
 
 class StdioTransport:
@@ -27,24 +41,56 @@ class StdioTransport:
             os.close(write_end)
             os.set_blocking(read_end, False)
             self.pipes[name] = read_end
-        self._lock = threading.Lock()
+        self._lock = threading.Condition(threading.Lock())
+        self._held = []  # encoded lines not written yet, in order
+        self._held_since = 0.0
+        self._flusher_waits_for_work = False
         self.forked = False
+        threading.Thread(target=self._write_lingering, name='runner-linger', daemon=True).start()
         os.register_at_fork(after_in_child=self._after_fork_in_child)
 
     def _after_fork_in_child(self):
         self.forked = True  # a child that forgot os._exit() must not speak for the runner
-        self._lock = threading.Lock()
+        self._lock = threading.Condition(threading.Lock())
+        self._held = []
 
     def emit(self, event):
         if self.forked:
             return
-        data = memoryview(protocol.encode_line(event))
+        data = protocol.encode_line(event)
         with self._lock:
-            try:
-                while data:
-                    data = data[os.write(self._out, data):]
-            except BrokenPipeError:
-                os._exit(0)  # the server is gone: nobody to report to
+            self._held.append(data)
+            if event.get('type') not in _MAY_LINGER:
+                self._write_held()
+            elif len(self._held) == 1:
+                self._held_since = time.monotonic()
+                if self._flusher_waits_for_work:
+                    self._lock.notify()
+
+    def _write_held(self):
+        """Writes every held line in one write; under the lock."""
+        data = memoryview(b''.join(self._held))
+        self._held = []
+        try:
+            while data:
+                data = data[os.write(self._out, data):]
+        except BrokenPipeError:
+            os._exit(0)  # the server is gone: nobody to report to
+
+    def _write_lingering(self):
+        """The flusher thread: whatever waited LINGER is written, so a long cell's progress is not held back."""
+        with self._lock:
+            while True:
+                if not self._held:
+                    self._flusher_waits_for_work = True
+                    self._lock.wait()
+                    self._flusher_waits_for_work = False
+                    continue
+                left = self._held_since + LINGER - time.monotonic()
+                if left > 0:
+                    self._lock.wait(left)
+                elif not self.forked:
+                    self._write_held()
 
     def read_commands(self, deliver, reply=None, answer=None):
         """Reader thread: interrupts act at once, ``input_reply`` values go to ``reply`` (a waiting

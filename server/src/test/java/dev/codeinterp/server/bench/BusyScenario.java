@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * N clients each create a session at the same moment, then run the {@link StatefulCells} loop
@@ -56,8 +57,10 @@ final class BusyScenario {
         release[0] = System.nanoTime();
         gate.countDown();
         created.await();
-        cells.keepLateFrom(System.nanoTime() + config.duration().toNanos() / 2);
+        long lateFrom = System.nanoTime() + config.duration().toNanos() / 2;
+        cells.keepLateFrom(lateFrom);
         String createCpu = CpuAccount.snapshot().since(before, config.serverPid());
+        AtomicReference<CpuAccount> steadyStart = snapshotAt(lateFrom);
         clients.shutdown();
         Duration bound = config.createDeadline().plus(config.duration()).plusSeconds(120);
         if (!clients.awaitTermination(bound.toSeconds(), TimeUnit.SECONDS)) {
@@ -65,8 +68,28 @@ final class BusyScenario {
             cells.stop();
             clients.shutdownNow();
         }
-        print(n, createCpu);
+        CpuAccount steadyEnd = CpuAccount.snapshot();
+        CpuAccount steadyBegun = steadyStart.get();
+        String steadyCpu = steadyBegun == null ? "not measured (the run ended first)"
+                : steadyEnd.perCell(steadyBegun, config.serverPid(), cells.lateMs().count());
+        print(n, createCpu, steadyCpu);
         closeAll();
+    }
+
+    /** A snapshot of the machine's CPU taken at {@code nanos} (System.nanoTime), by a thread of its own. */
+    private static AtomicReference<CpuAccount> snapshotAt(long nanos) {
+        AtomicReference<CpuAccount> taken = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(Math.max(0, (nanos - System.nanoTime()) / 1_000_000));
+                taken.set(CpuAccount.snapshot());
+            } catch (InterruptedException e) {
+                // the scenario ended first: nothing measured
+            }
+        }, "steady-state-cpu");
+        t.setDaemon(true);
+        t.start();
+        return taken;
     }
 
     /**
@@ -110,7 +133,7 @@ final class BusyScenario {
         cells.run(s, Math.min(now + config.duration().toNanos(), hardEnd));
     }
 
-    private void print(int n, String createCpu) {
+    private void print(int n, String createCpu, String steadyCpu) {
         System.out.printf("  sessions obtained: %d / %d%n", timeToSession.count(), n);
         System.out.println("  time to session: " + timeToSession.summary("ms", 50, 95));
         StringBuilder within = new StringBuilder("  sessions obtained within:");
@@ -127,6 +150,7 @@ final class BusyScenario {
         System.out.println("    each session's first cell apart (n = 0, fresh interpreter): " + cells.firstMs().summary("ms", 50, 95));
         System.out.printf("    cells sent from %d s after the last session was obtained (steady state): %s%n",
                 config.duration().toSeconds() / 2, cells.lateMs().summary("ms", 50, 95, 99));
+        System.out.println("    CPU per cell over that steady state, by process: " + steadyCpu);
         System.out.println("  cells in flight as each was sent, itself included (" + (config.jitter() ? "loops started at random points"
                 : "loops in step, JITTER=0") + "): " + cells.inFlight().summary("", 50, 95));
         probe.print("  ");

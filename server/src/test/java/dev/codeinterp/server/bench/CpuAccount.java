@@ -47,6 +47,39 @@ final class CpuAccount {
 
     /** e.g. "18.2 s wall, machine busy 35.1 CPU-s of 36.4: dockerd 9.0, containerd-shim 7.2, …". */
     String since(CpuAccount before, long serverPid) {
+        Breakdown b = breakdown(before, serverPid);
+        double wall = (wallNanos - before.wallNanos) / 1e9;
+        StringBuilder sb = new StringBuilder(String.format("%.1f s wall, machine busy %.1f CPU-s of %.1f:", wall,
+                b.busy / TICKS_PER_SECOND, wall * Runtime.getRuntime().availableProcessors()));
+        b.top.forEach((name, ticks) -> sb.append(String.format(" %s %.1f,", name, ticks / TICKS_PER_SECOND)));
+        sb.append(String.format(" other processes %.1f, unattributed (exited) %.1f",
+                b.otherTicks() / TICKS_PER_SECOND, b.unattributedTicks() / TICKS_PER_SECOND));
+        return sb.toString();
+    }
+
+    /** The same account divided over {@code cells}, in ms of CPU per cell: "machine 4.1 ms: server 1.3, …". */
+    String perCell(CpuAccount before, long serverPid, int cells) {
+        Breakdown b = breakdown(before, serverPid);
+        double msPerTick = 1000.0 / TICKS_PER_SECOND / Math.max(1, cells);
+        StringBuilder sb = new StringBuilder(String.format("machine %.2f ms:", b.busy * msPerTick));
+        b.top.forEach((name, ticks) -> sb.append(String.format(" %s %.2f,", name, ticks * msPerTick)));
+        sb.append(String.format(" other processes %.2f, unattributed (exited) %.2f",
+                b.otherTicks() * msPerTick, b.unattributedTicks() * msPerTick));
+        return sb.toString();
+    }
+
+    /** Busy ticks of the machine, the seven biggest users by name, and everything attributed to a process. */
+    private record Breakdown(long busy, Map<String, Long> top, long attributed) {
+        long otherTicks() {
+            return attributed - top.values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long unattributedTicks() {
+            return Math.max(0, busy - attributed);
+        }
+    }
+
+    private Breakdown breakdown(CpuAccount before, long serverPid) {
         long self = ProcessHandle.current().pid();
         Map<String, Long> byName = new HashMap<>();
         long attributed = 0;
@@ -61,18 +94,10 @@ final class CpuAccount {
             byName.merge(name, used, Long::sum);
             attributed += used;
         }
-        long busy = machineBusyTicks - before.machineBusyTicks;
-        double wall = (wallNanos - before.wallNanos) / 1e9;
-        StringBuilder sb = new StringBuilder(String.format("%.1f s wall, machine busy %.1f CPU-s of %.1f:", wall,
-                busy / TICKS_PER_SECOND, wall * Runtime.getRuntime().availableProcessors()));
-        Map<String, Long> sorted = new LinkedHashMap<>();
+        Map<String, Long> top = new LinkedHashMap<>();
         byName.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(7)
-                .forEach(e -> sorted.put(e.getKey(), e.getValue()));
-        long shown = sorted.values().stream().mapToLong(Long::longValue).sum();
-        sorted.forEach((name, ticks) -> sb.append(String.format(" %s %.1f,", name, ticks / TICKS_PER_SECOND)));
-        sb.append(String.format(" other processes %.1f, unattributed (exited) %.1f",
-                (attributed - shown) / TICKS_PER_SECOND, Math.max(0, busy - attributed) / TICKS_PER_SECOND));
-        return sb.toString();
+                .forEach(e -> top.put(e.getKey(), e.getValue()));
+        return new Breakdown(machineBusyTicks - before.machineBusyTicks, top, attributed);
     }
 
     private static String group(String name) {
