@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -39,7 +41,9 @@ final class DockerSandbox implements Sandbox {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final StringBuilder tail = new StringBuilder();
     private final LineAssembler lines;
-    private volatile Consumer<RunnerMessage> messages = m -> { };
+    private volatile Consumer<List<RunnerMessage>> messages = m -> { };
+    /** The messages of the frame being read; touched only by the attach stream's thread. */
+    private final List<RunnerMessage> read = new ArrayList<>();
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
@@ -76,6 +80,7 @@ final class DockerSandbox implements Sandbox {
                     remember(new String(frame.getPayload(), StandardCharsets.UTF_8));
                 } else {
                     lines.accept(frame.getPayload());
+                    deliverRead();
                 }
             }
 
@@ -126,12 +131,20 @@ final class DockerSandbox implements Sandbox {
             ready.complete(r);
             return;
         }
-        messages.accept(message);
+        read.add(message);
     }
 
     private void onOversizedLine(long bytes) {
-        messages.accept(new RunnerMessage.ProtocolError("dropped an output of " + bytes
+        read.add(new RunnerMessage.ProtocolError("dropped an output of " + bytes
                 + " bytes: larger than the " + (MAX_LINE_BYTES >> 20) + " MiB limit for one output"));
+    }
+
+    private void deliverRead() {
+        if (!read.isEmpty()) {
+            List<RunnerMessage> these = List.copyOf(read);
+            read.clear();
+            messages.accept(these);
+        }
     }
 
     private synchronized void remember(String text) {
@@ -170,7 +183,7 @@ final class DockerSandbox implements Sandbox {
     }
 
     @Override
-    public void onOutput(Consumer<RunnerMessage> messages, Runnable exited) {
+    public void onOutput(Consumer<List<RunnerMessage>> messages, Runnable exited) {
         this.messages = messages;
         this.exited = exited;
         if (!alive) {

@@ -3,6 +3,7 @@ package dev.codeinterp.server.sandbox;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
 
+import java.util.List;
 import java.util.function.Consumer;
 
 /** One running interpreter: lines go in over stdin, runner messages come out. */
@@ -15,8 +16,12 @@ public interface Sandbox extends AutoCloseable {
     /** The workspace mounted at {@code /workspace}; it outlives the sandbox. */
     Workspace workspace();
 
-    /** Where this sandbox's messages and its exit go. Set once, by the session that owns it. */
-    void onOutput(Consumer<RunnerMessage> messages, Runnable exited);
+    /**
+     * Where this sandbox's messages and its exit go. Set once, by the session that owns it. The
+     * messages come as what one read of the runner's output held, in order: a quick cell's whole
+     * life is often one such list.
+     */
+    void onOutput(Consumer<List<RunnerMessage>> messages, Runnable exited);
 
     /** Writes one protocol line (without the newline) to the runner's stdin. */
     void send(String line);

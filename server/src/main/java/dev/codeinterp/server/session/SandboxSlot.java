@@ -6,6 +6,7 @@ import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxExit;
 
+import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
@@ -18,14 +19,14 @@ import java.util.function.Consumer;
 final class SandboxSlot {
     private final SandboxSource source;
     private final Consumer<Workspace> workspaceAdopted;
-    private final BiConsumer<Sandbox, RunnerMessage> output;
+    private final BiConsumer<Sandbox, List<RunnerMessage>> output;
     private final Consumer<Sandbox> exited;
     private volatile Workspace workspace;
     private Sandbox sandbox;
 
     /** {@code workspace} is the session's existing one, or null for a new session (reported to {@code workspaceAdopted}). */
     SandboxSlot(SandboxSource source, Workspace workspace, Consumer<Workspace> workspaceAdopted,
-                BiConsumer<Sandbox, RunnerMessage> output, Consumer<Sandbox> exited) {
+                BiConsumer<Sandbox, List<RunnerMessage>> output, Consumer<Sandbox> exited) {
         this.source = source;
         this.workspace = workspace;
         this.workspaceAdopted = workspaceAdopted;

@@ -38,6 +38,8 @@ public final class Session {
     public static final String NO_EXECUTION = "";
 
     private static final Signal TICK = new Signal.ClockTick();
+    /** At most this many reads of runner output are handled, and their events stored, as one run. */
+    private static final int OUTPUT_RUN = 64;
 
     private final String id;
     private final String runtime;
@@ -72,7 +74,7 @@ public final class Session {
         this.events = events;
         this.limits = limits;
         this.slot = new SandboxSlot(sandboxes, workspace, workspaceAdopted,
-                (from, message) -> inbox.add(new Signal.Output(from, message)), from -> inbox.add(new Signal.Exited(from)));
+                (from, messages) -> inbox.add(new Signal.Output(from, messages)), from -> inbox.add(new Signal.Exited(from)));
         this.cellInstalls = new CellInstallRequest(installs, inbox::add, line -> slot.send(line));
         this.supervisor = new Supervisor(limits.restarts());
         this.cells = new CellQueue(events, new ArtifactTracker(id, links), limits.maxQueuedCells(), this::touch);
@@ -152,14 +154,14 @@ public final class Session {
      * Records an event of an assistant turn ({@code prompt} … {@code assistant_done}) in this
      * session's one log under {@code turnId}; cell events come only from cells.
      */
-    public SessionEvent recordTurnEvent(String turnId, Event event) {
+    public void recordTurnEvent(String turnId, Event event) {
         switch (event.type()) {
             case PROMPT, ASSISTANT_TEXT, TOOL_CALL, TOOL_RESULT, ASSISTANT_DONE -> {
             }
             default -> throw new IllegalArgumentException("not an assistant turn event: " + event.type().wire());
         }
         touch();
-        return events.emit(turnId, event);
+        events.emit(turnId, event);
     }
 
     public void interrupt() {
@@ -266,10 +268,7 @@ public final class Session {
                 yield true;
             }
             case OUTPUT -> {
-                Signal.Output output = (Signal.Output) signal;
-                if (slot.holds(output.source())) {
-                    onRunnerMessage(output.message());
-                }
+                events.inOneWrite(() -> onOutputRun((Signal.Output) signal));
                 yield true;
             }
             case EXITED -> {
@@ -335,6 +334,20 @@ public final class Session {
                 install == null ? null : installs.installBound()), slot.workspace());
         slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes(),
                 cell.input(), install));
+    }
+
+    /**
+     * {@code first} and the output queued right behind it, up to {@link #OUTPUT_RUN} reads: what the
+     * runner wrote at once (often a whole quick cell) and what came while the worker was busy.
+     */
+    private void onOutputRun(Signal.Output first) {
+        Signal.Output output = first;
+        for (int n = 1; output != null; n++) {
+            if (slot.holds(output.source())) {
+                output.messages().forEach(this::onRunnerMessage);
+            }
+            output = n < OUTPUT_RUN && inbox.peek() instanceof Signal.Output ? (Signal.Output) inbox.poll() : null;
+        }
     }
 
     private void onRunnerMessage(RunnerMessage message) {

@@ -8,6 +8,7 @@ import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What a session's worker reacts to, one at a time, from its inbox. Java 17 has no pattern
@@ -26,8 +27,8 @@ sealed interface Signal {
         }
     }
 
-    /** A runner message from {@code source}, which may already have been replaced. */
-    record Output(Sandbox source, RunnerMessage message) implements Signal {
+    /** Runner messages from one read of {@code source}'s output, which may already have been replaced. */
+    record Output(Sandbox source, List<RunnerMessage> messages) implements Signal {
         public Kind kind() {
             return Kind.OUTPUT;
         }

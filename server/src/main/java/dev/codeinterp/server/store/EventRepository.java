@@ -17,28 +17,40 @@ public final class EventRepository {
         this.db = db;
     }
 
-    /**
-     * Stores an event, and what it says about its cell (queued, running, finished), in one
-     * transaction through the writer. Returns when it is committed.
-     */
+    /** As {@link #record(String, List)}, for one event. */
     public void record(String sessionId, SessionEvent e) {
+        record(sessionId, List.of(e));
+    }
+
+    /**
+     * Stores events, and what they say about their cells (queued, running, finished), in one
+     * transaction through the writer: all of them or, when one cannot be stored, none. Returns when
+     * it is committed.
+     */
+    public void record(String sessionId, List<SessionEvent> batch) {
         StoreWriter writer = db.writer();
         writer.write(ctx -> {
-            writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));
-            switch (e.event().type()) {
-                case QUEUED:
-                    ExecutionRepository.insertQueued(writer, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
-                    break;
-                case STARTED:
-                    ExecutionRepository.markRunning(writer, e.executionId(), ((Event.Started) e.event()).executionCount());
-                    break;
-                case FINISHED:
-                    ExecutionRepository.markFinished(writer, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
-                    break;
-                default:
-                    break;
+            for (SessionEvent e : batch) {
+                append(writer, sessionId, e);
             }
         });
+    }
+
+    private static void append(StoreWriter writer, String sessionId, SessionEvent e) {
+        writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));
+        switch (e.event().type()) {
+            case QUEUED:
+                ExecutionRepository.insertQueued(writer, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
+                break;
+            case STARTED:
+                ExecutionRepository.markRunning(writer, e.executionId(), ((Event.Started) e.event()).executionCount());
+                break;
+            case FINISHED:
+                ExecutionRepository.markFinished(writer, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
+                break;
+            default:
+                break;
+        }
     }
 
     private static final PreparedWrite APPEND = new PreparedWrite(ctx -> ctx.insertInto(EVENTS,

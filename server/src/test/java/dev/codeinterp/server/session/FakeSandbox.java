@@ -35,6 +35,19 @@ final class FakeSandbox implements Sandbox {
         };
     }
 
+    /** As {@link #answers}, with all of it in one read, as the runner writes a quick cell. */
+    static Script answersInOneWrite(Event... events) {
+        return (sandbox, executionId, code) -> {
+            List<RunnerMessage> all = new java.util.ArrayList<>();
+            all.add(new RunnerMessage.CellEvent(executionId, new Event.Started(1)));
+            for (Event e : events) {
+                all.add(new RunnerMessage.CellEvent(executionId, e));
+            }
+            all.add(new RunnerMessage.CellEvent(executionId, new Event.Finished(Status.OK, 1L, 1L, 1L, 1L)));
+            sandbox.messages.accept(all);
+        };
+    }
+
     /** Starts and never finishes by itself. */
     static final Script HANGS = (sandbox, executionId, code) -> sandbox.say(executionId, new Event.Started(1));
 
@@ -43,7 +56,7 @@ final class FakeSandbox implements Sandbox {
     private final Script script;
     private final boolean ignoresInterrupts;
     private final List<String> sent = new CopyOnWriteArrayList<>();
-    private volatile Consumer<RunnerMessage> messages = m -> { };
+    private volatile Consumer<List<RunnerMessage>> messages = m -> { };
     private volatile Runnable exited = () -> { };
     private volatile boolean alive;
     private volatile boolean closed;
@@ -75,7 +88,7 @@ final class FakeSandbox implements Sandbox {
 
     /** Sends a runner event for a cell, as the runner's stdout would. */
     void say(String executionId, Event event) {
-        messages.accept(new RunnerMessage.CellEvent(executionId, event));
+        messages.accept(List.of(new RunnerMessage.CellEvent(executionId, event)));
     }
 
     void finish(String executionId, Status status) {
@@ -117,7 +130,7 @@ final class FakeSandbox implements Sandbox {
     }
 
     @Override
-    public void onOutput(Consumer<RunnerMessage> messages, Runnable exited) {
+    public void onOutput(Consumer<List<RunnerMessage>> messages, Runnable exited) {
         this.messages = messages;
         this.exited = exited;
         if (!alive) {

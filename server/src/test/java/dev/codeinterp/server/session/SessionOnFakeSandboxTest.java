@@ -59,6 +59,20 @@ class SessionOnFakeSandboxTest {
     }
 
     @Test
+    void a_cell_the_runner_reported_in_one_write_is_stored_in_one_commit_after_its_queued() {
+        FakeSandboxes sandboxes = answering(FakeSandbox.answersInOneWrite(new Event.ExecuteResult(1, java.util.Map.of("text/plain", "2"),
+                java.util.Map.of())));
+        Session session = rig.start(sandboxes, SessionRig.LIMITS);
+        rig.finished(session.submit("1 + 1", LONG)); // the session's own first writes are behind us
+        int before = rig.commits();
+
+        List<Event> events = rig.finished(session.submit("1 + 1", LONG));
+
+        assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.ExecuteResult.class, Event.Finished.class);
+        assertThat(rig.commits() - before).as("queued, then started + result + finished together").isEqualTo(2);
+    }
+
+    @Test
     void a_cell_past_its_timeout_is_interrupted_and_ends_as_a_timeout() {
         FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
         Session session = rig.start(sandboxes, SessionRig.LIMITS);

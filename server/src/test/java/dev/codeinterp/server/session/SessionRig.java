@@ -34,6 +34,7 @@ final class SessionRig implements AutoCloseable {
     private final Database db;
     private final Workspaces workspaces;
     private final List<SessionEvent> events = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
     final Workspace workspace;
     private Session session;
 
@@ -44,6 +45,7 @@ final class SessionRig implements AutoCloseable {
             throw new IllegalStateException(e);
         }
         db = Database.open(dir.resolve("store.db"));
+        db.writer().onCommit(nanos -> commits.incrementAndGet());
         workspaces = new Workspaces(dir.resolve("workspaces"), 1 << 20);
         workspace = workspaces.create();
     }
@@ -68,6 +70,11 @@ final class SessionRig implements AutoCloseable {
                 adopted -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name);
         session.subscribe(0, events::add);
         return session;
+    }
+
+    /** Transactions the store has committed so far. */
+    int commits() {
+        return commits.get();
     }
 
     /** The events of one cell (or of {@link Session#NO_EXECUTION}) so far, in order. */

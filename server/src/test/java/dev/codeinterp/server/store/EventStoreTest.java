@@ -65,6 +65,26 @@ class EventStoreTest {
     }
 
     @Test
+    void events_stored_together_are_all_kept_or_when_one_cannot_be_none_is() {
+        session("s1");
+        events.record("s1", List.of(new SessionEvent(1, "c1", 100, new Event.Queued("1 + 1", Language.PYTHON))));
+        events.record("s1", List.of(
+                new SessionEvent(2, "c1", 101, new Event.Started(1)),
+                new SessionEvent(3, "c1", 101, new Event.ExecuteResult(1, java.util.Map.of("text/plain", "2"), java.util.Map.of())),
+                new SessionEvent(4, "c1", 101, new Event.Finished(Status.OK, 1L, 1L, 0L, 2048L))));
+        assertThat(row("c1").getStatus()).isEqualTo("ok");
+        assertThat(events.after("s1", 0, 10)).extracting(SessionEvent::seq).containsExactly(1L, 2L, 3L, 4L);
+
+        events.record("s1", List.of(new SessionEvent(5, "c2", 102, new Event.Queued("2", Language.PYTHON))));
+        assertThatThrownBy(() -> events.record("s1", List.of(
+                new SessionEvent(6, "c2", 103, new Event.Started(2)),
+                new SessionEvent(4, "c2", 103, new Event.Finished(Status.OK, 2L, 1L, 0L, 2048L))))) // seq 4 is taken
+                .isInstanceOf(RuntimeException.class);
+        assertThat(row("c2").getStatus()).as("the started of the failed write is not kept either").isEqualTo("queued");
+        assertThat(events.lastSeq("s1")).isEqualTo(5L);
+    }
+
+    @Test
     @Timeout(60) // a write left queued with no one to commit it would hang here
     void many_sessions_writing_at_once_lose_nothing_and_a_bad_write_fails_alone() throws Exception {
         int sessions = 32;
