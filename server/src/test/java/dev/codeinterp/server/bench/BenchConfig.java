@@ -10,7 +10,8 @@ import java.util.Map;
  */
 record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, String label,
                    int sessions, Duration duration, Duration interval, Duration createDeadline,
-                   int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips, int gapRounds, int background, boolean jitter, Duration healthEvery, int warmCells) {
+                   int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips, int gapRounds, int background, boolean jitter, Duration healthEvery, int warmCells,
+                   boolean ownConnections) {
 
     static BenchConfig fromEnvironment(Map<String, String> env) {
         return new BenchConfig(
@@ -32,7 +33,8 @@ record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, Stri
                 integer(env, "BACKGROUND", 0),
                 integer(env, "JITTER", 0) != 0,
                 Duration.ofMillis((long) (Double.parseDouble(env.getOrDefault("HEALTHZ_EVERY", "1")) * 1000)),
-                integer(env, "WARM_CELLS", 0));
+                integer(env, "WARM_CELLS", 0),
+                !"jdk".equals(env.getOrDefault("REST_CLIENT", "own")));
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -31,7 +31,7 @@ final class BusyScenario {
         this.config = config;
         this.api = api;
         this.probe = probe;
-        this.cells = new StatefulCells(api, config.interval(), config.jitter());
+        this.cells = new StatefulCells(api, config.interval(), config.jitter(), config.ownConnections());
     }
 
     /** Runs to the end; bounded by the create deadline plus DURATION plus one execute timeout. */
@@ -146,7 +146,8 @@ final class BusyScenario {
         System.out.println("  429/503 answers to creates: " + api.limitAnswerCount() + " " + api.limitAnswers());
         System.out.printf("  cells run: %d, failed cells: %d, creates given up: %d%n", cells.cells(), cells.failed(), failedCreates.get());
         cells.problems().forEach(p -> System.out.println("    " + p));
-        System.out.println("  execute latency (REST, client wall time): " + cells.executeMs().summary("ms", 50, 95, 99));
+        System.out.println("  execute latency (REST, " + (config.ownConnections() ? "each user's own connection" : "one shared JDK HttpClient")
+                + ", client wall time): " + cells.executeMs().summary("ms", 50, 95, 99));
         System.out.println("    each session's first cell apart (n = 0, fresh interpreter): " + cells.firstMs().summary("ms", 50, 95));
         System.out.printf("    cells sent from %d s after the last session was obtained (steady state): %s%n",
                 config.duration().toSeconds() / 2, cells.lateMs().summary("ms", 50, 95, 99));

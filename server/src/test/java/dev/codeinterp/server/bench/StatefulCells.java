@@ -16,6 +16,7 @@ final class StatefulCells {
     private final ApiClient api;
     private final Duration interval;
     private final boolean jitter;
+    private final boolean ownConnections;
     private final Samples executeMs = new Samples();
     private final Samples firstMs = new Samples();
     private final Samples lateMs = new Samples();
@@ -30,16 +31,24 @@ final class StatefulCells {
     /**
      * With {@code jitter}, each user starts its loop at a random point of the first interval; without,
      * users that got their sessions together send their cells together, every interval, as the
-     * issue's scenario has it (clients that start at the same moment).
+     * issue's scenario has it (clients that start at the same moment). With {@code ownConnections}
+     * each user sends over a connection of its own ({@link ApiClient#userConnection}).
      */
-    StatefulCells(ApiClient api, Duration interval, boolean jitter) {
+    StatefulCells(ApiClient api, Duration interval, boolean jitter, boolean ownConnections) {
         this.api = api;
         this.interval = interval;
         this.jitter = jitter;
+        this.ownConnections = ownConnections;
     }
 
     /** Runs the loop on {@code s} until {@code endNanos} (System.nanoTime) or {@link #stop()}. */
     void run(ApiClient.SessionRef s, long endNanos) {
+        try (ApiClient.UserConnection user = api.userConnection(ownConnections)) {
+            loop(user, s, endNanos);
+        }
+    }
+
+    private void loop(ApiClient.UserConnection user, ApiClient.SessionRef s, long endNanos) {
         long expected = 0;
         long next = System.nanoTime() + (jitter ? (long) (Math.random() * interval.toNanos()) : 0);
         while (next < endNanos && !stopped) {
@@ -50,7 +59,7 @@ final class StatefulCells {
             }
             long sent = System.nanoTime();
             inFlight.add(running.incrementAndGet());
-            ApiClient.Reply r = api.execute(s, expected == 0 ? "n = 0" : "n += 1; n");
+            ApiClient.Reply r = user.execute(s, expected == 0 ? "n = 0" : "n += 1; n");
             running.decrementAndGet();
             cells.incrementAndGet();
             (expected == 0 ? firstMs : executeMs).add(r.millis());
