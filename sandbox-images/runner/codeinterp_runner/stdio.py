@@ -89,7 +89,7 @@ class StdioTransport:
                 left = self._held_since + LINGER - time.monotonic()
                 if left > 0:
                     self._lock.wait(left)
-                elif not self.forked:
+                else:
                     self._write_held()
 
     def read_commands(self, deliver, reply=None, answer=None):
