@@ -159,13 +159,13 @@ public final class Workspace {
         }
     }
 
-    /** What the workspace's filesystem can still take. */
+    /**
+     * What the workspace's filesystem can still take: statvfs on the directory itself (a FileStore
+     * would first find the mount by reading all of /proc/mounts, every sandbox's included).
+     */
     public long freeBytes() {
-        try {
-            return Files.getFileStore(dir).getUsableSpace();
-        } catch (IOException e) {
-            return Long.MAX_VALUE;
-        }
+        long usable = dir.toFile().getUsableSpace();
+        return usable == 0 && !Files.isDirectory(dir) ? Long.MAX_VALUE : usable;
     }
 
     private interface Visitor {

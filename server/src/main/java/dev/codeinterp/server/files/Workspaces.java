@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
@@ -103,24 +104,21 @@ public final class Workspaces {
         }
     }
 
+    /**
+     * Whether a file system is mounted on {@code dir}: its device differs from its parent's, as
+     * {@code mountpoint(1)} decides. Reading /proc/self/mountinfo instead meant reading every
+     * sandbox's mounts on each create and close: the more sessions open, the dearer each one.
+     */
     static boolean isMountPoint(Path dir) {
         try {
-            String target = dir.toAbsolutePath().normalize().toString();
-            for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8)) {
-                String[] f = line.split(" ");
-                if (f.length > 4 && unescape(f[4]).equals(target)) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (IOException e) {
+            Path absolute = dir.toAbsolutePath().normalize();
+            Path parent = absolute.getParent();
+            return parent != null && Files.isDirectory(absolute, LinkOption.NOFOLLOW_LINKS)
+                    && !Files.getAttribute(absolute, "unix:dev", LinkOption.NOFOLLOW_LINKS)
+                    .equals(Files.getAttribute(parent, "unix:dev"));
+        } catch (IOException | UnsupportedOperationException e) {
             return false;
         }
-    }
-
-    /** mountinfo escapes space, tab, newline and backslash as octal. */
-    private static String unescape(String s) {
-        return s.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\");
     }
 
     private static boolean run(String... command) {
