@@ -20,7 +20,10 @@
 # WARM_CELLS=N runs N cells on one session before busy starts, to measure a server whose JIT is warm.
 # HEALTHZ_EVERY=1 (s) samples /healthz; 0 leaves it alone, to see what the sampling itself costs.
 # JITTER=1 starts each user's loop at a random point of its first interval; by default users that
-# got their sessions together send their cells together (the clients start at one moment).
+# got their sessions together send their first cells together (the clients start at one moment).
+# Each user then waits INTERVAL after each answer, as a script's sleep(2) or a load tool's think time
+# (k6, Locust) does; SCHEDULE=fixed keeps a fixed schedule instead, so users whose sessions came in
+# the same millisecond send every cell in the same millisecond for the whole run.
 # REST_CLIENT=own (default) gives each busy user its own kept-alive HTTP/1.1 connection, used on its
 # own thread; REST_CLIENT=jdk sends every user's cells through one shared JDK HttpClient, whose
 # hand-offs cost the two cores ~3x the CPU per request (the roundtrip scenario shows both).
@@ -42,7 +45,7 @@ done
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
 export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROUND_TRIPS:-200}
 export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
-export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own}
+export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 POOL_SIZE=${POOL_SIZE:-2}
@@ -141,7 +144,7 @@ run_scenario() {
 
 echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime $RUNTIME, image $image"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT"
+echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
 echo
 # all clients come from one loopback address: the per-client quota must not be what stops them
 per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))

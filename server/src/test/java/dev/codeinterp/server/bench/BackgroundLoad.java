@@ -21,9 +21,9 @@ final class BackgroundLoad implements AutoCloseable {
     private final ExecutorService users;
     private final CountDownLatch created;
 
-    private BackgroundLoad(ApiClient api, Duration interval, boolean jitter, boolean ownConnections, int users) {
+    private BackgroundLoad(ApiClient api, Duration interval, boolean jitter, boolean ownConnections, boolean fixedRate, int users) {
         this.api = api;
-        this.cells = new StatefulCells(api, interval, jitter, ownConnections);
+        this.cells = new StatefulCells(api, interval, jitter, ownConnections, fixedRate);
         this.created = new CountDownLatch(users);
         this.users = Executors.newFixedThreadPool(Math.max(1, users), r -> {
             Thread t = new Thread(r, "background-user");
@@ -33,9 +33,9 @@ final class BackgroundLoad implements AutoCloseable {
     }
 
     /** Starts {@code users} users and returns once each has its session (or the deadline passed). */
-    static BackgroundLoad start(ApiClient api, Duration interval, boolean jitter, boolean ownConnections, int users, Instant deadline)
+    static BackgroundLoad start(ApiClient api, Duration interval, boolean jitter, boolean ownConnections, boolean fixedRate, int users, Instant deadline)
             throws InterruptedException {
-        BackgroundLoad load = new BackgroundLoad(api, interval, jitter, ownConnections, users);
+        BackgroundLoad load = new BackgroundLoad(api, interval, jitter, ownConnections, fixedRate, users);
         for (int i = 0; i < users; i++) {
             load.users.execute(() -> load.user(deadline));
         }

@@ -11,7 +11,7 @@ import java.util.Map;
 record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, String label,
                    int sessions, Duration duration, Duration interval, Duration createDeadline,
                    int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips, int gapRounds, int background, boolean jitter, Duration healthEvery, int warmCells,
-                   boolean ownConnections) {
+                   boolean ownConnections, boolean fixedRate) {
 
     static BenchConfig fromEnvironment(Map<String, String> env) {
         return new BenchConfig(
@@ -34,7 +34,8 @@ record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, Stri
                 integer(env, "JITTER", 0) != 0,
                 Duration.ofMillis((long) (Double.parseDouble(env.getOrDefault("HEALTHZ_EVERY", "1")) * 1000)),
                 integer(env, "WARM_CELLS", 0),
-                !"jdk".equals(env.getOrDefault("REST_CLIENT", "own")));
+                !"jdk".equals(env.getOrDefault("REST_CLIENT", "own")),
+                "fixed".equals(env.getOrDefault("SCHEDULE", "after-answer")));
     }
 
     private static String required(Map<String, String> env, String name) {

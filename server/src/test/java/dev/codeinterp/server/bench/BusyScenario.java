@@ -31,14 +31,15 @@ final class BusyScenario {
         this.config = config;
         this.api = api;
         this.probe = probe;
-        this.cells = new StatefulCells(api, config.interval(), config.jitter(), config.ownConnections());
+        this.cells = new StatefulCells(api, config.interval(), config.jitter(), config.ownConnections(), config.fixedRate());
     }
 
     /** Runs to the end; bounded by the create deadline plus DURATION plus one execute timeout. */
     void run() throws InterruptedException {
         int n = config.sessions();
-        System.out.printf("== busy %s: %d clients create a session at once, then each runs a cell every %.1f s for %d s%s%n",
+        System.out.printf("== busy %s: %d clients create a session at once, then each runs a cell every %.1f s for %d s (%s)%s%n",
                 config.label(), n, config.interval().toMillis() / 1000.0, config.duration().toSeconds(),
+                config.fixedRate() ? "on a fixed schedule, SCHEDULE=fixed" : "waiting that long after each answer",
                 config.jitter() ? ", each loop started at a random point of its first interval" : "");
         warmUp();
         Instant createDeadline = Instant.now().plus(config.createDeadline());
@@ -153,7 +154,7 @@ final class BusyScenario {
                 config.duration().toSeconds() / 2, cells.lateMs().summary("ms", 50, 95, 99));
         System.out.println("    CPU per cell over that steady state, by process: " + steadyCpu);
         System.out.println("  cells in flight as each was sent, itself included (" + (config.jitter() ? "loops started at random points"
-                : "loops in step, JITTER=0") + "): " + cells.inFlight().summary("", 50, 95));
+                : "loops started together, JITTER=0") + "): " + cells.inFlight().summary("", 50, 95));
         probe.print("  ");
     }
 

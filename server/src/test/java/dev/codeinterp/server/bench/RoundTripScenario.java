@@ -60,7 +60,7 @@ final class RoundTripScenario {
         String execPath = "/api/v1/sessions/" + s.id() + "/execute";
         String eventsPath = "/api/v1/sessions/" + s.id() + "/events";
         String onePlusOne = WireCodec.encode(new ExecuteRequest("1+1", "python", null, List.of()));
-        try (BackgroundLoad load = BackgroundLoad.start(http11, config.interval(), config.jitter(), config.ownConnections(), config.background(),
+        try (BackgroundLoad load = BackgroundLoad.start(http11, config.interval(), config.jitter(), config.ownConnections(), config.fixedRate(), config.background(),
                 Instant.now().plus(config.createDeadline()));
              WsClient ws = WsClient.connect(config.url().replaceFirst("^http", "ws") + "/api/v1/sessions/" + s.id() + "/ws", null);
              RawHttp raw = RawHttp.keptAlive(config.url());

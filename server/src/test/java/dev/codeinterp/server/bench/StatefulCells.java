@@ -17,6 +17,7 @@ final class StatefulCells {
     private final Duration interval;
     private final boolean jitter;
     private final boolean ownConnections;
+    private final boolean fixedRate;
     private final Samples executeMs = new Samples();
     private final Samples firstMs = new Samples();
     private final Samples lateMs = new Samples();
@@ -30,15 +31,19 @@ final class StatefulCells {
 
     /**
      * With {@code jitter}, each user starts its loop at a random point of the first interval; without,
-     * users that got their sessions together send their cells together, every interval, as the
-     * issue's scenario has it (clients that start at the same moment). With {@code ownConnections}
-     * each user sends over a connection of its own ({@link ApiClient#userConnection}).
+     * users that got their sessions together send their first cells together (clients that start at
+     * the same moment, as the issue has it). Then each user waits the interval after each answer, as
+     * a script's {@code sleep(2)} or a load tool's think time does (k6, Locust); with
+     * {@code fixedRate} it keeps a fixed schedule instead, so users whose sessions came in the same
+     * millisecond send every cell in the same millisecond for the whole run. With
+     * {@code ownConnections} each user sends over a connection of its own ({@link ApiClient#userConnection}).
      */
-    StatefulCells(ApiClient api, Duration interval, boolean jitter, boolean ownConnections) {
+    StatefulCells(ApiClient api, Duration interval, boolean jitter, boolean ownConnections, boolean fixedRate) {
         this.api = api;
         this.interval = interval;
         this.jitter = jitter;
         this.ownConnections = ownConnections;
+        this.fixedRate = fixedRate;
     }
 
     /** Runs the loop on {@code s} until {@code endNanos} (System.nanoTime) or {@link #stop()}. */
@@ -72,7 +77,7 @@ final class StatefulCells {
                 keep("session " + s.id().substring(0, 6) + " cell " + expected + ": " + problem);
             }
             expected++;
-            next = Math.max(next + interval.toNanos(), System.nanoTime());
+            next = fixedRate ? Math.max(next + interval.toNanos(), System.nanoTime()) : System.nanoTime() + interval.toNanos();
         }
     }
 
