@@ -17,11 +17,6 @@ public final class EventRepository {
         this.db = db;
     }
 
-    /** As {@link #record(String, List)}, for one event. */
-    public void record(String sessionId, SessionEvent e) {
-        record(sessionId, List.of(e));
-    }
-
     /**
      * Stores events, and what they say about their cells (queued, running, finished), in one
      * transaction through the writer: all of them or, when one cannot be stored, none. Returns when

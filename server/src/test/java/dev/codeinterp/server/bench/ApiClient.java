@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The REST API of docs/protocol.md as a load client sees it. One HTTP/1.1 client for all simulated
- * users (a connection per request in flight, kept alive between requests, as browsers and SDKs do).
- * Counts every "come back later" answer (429/503) by the limit it names.
+ * The REST API of docs/protocol.md as a load client sees it. Creates, deletes and probes go through
+ * one JDK HttpClient (a connection per request in flight, kept alive between requests); a busy
+ * user's cells go over its {@link #userConnection}. Counts every "come back later" answer (429/503)
+ * by the limit it names.
  */
 final class ApiClient {
     private static final List<Integer> LIMIT_STATUSES = List.of(429, 503);

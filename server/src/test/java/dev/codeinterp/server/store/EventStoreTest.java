@@ -38,6 +38,11 @@ class EventStoreTest {
         db.close();
     }
 
+    /** One event stored alone, as an event the worker emits outside a run of output is. */
+    private void record(String sessionId, SessionEvent e) {
+        events.record(sessionId, List.of(e));
+    }
+
     private void session(String id) {
         new SessionRepository(db).insert(new StoredSession(id, "hash", "runc", false, 1L, null, null, "test"));
     }
@@ -45,13 +50,13 @@ class EventStoreTest {
     @Test
     void a_cell_is_stored_as_its_events_and_one_row_that_follows_it_from_queued_to_finished() {
         session("s1");
-        events.record("s1", new SessionEvent(1, "c1", 100, new Event.Queued("print('hi')", Language.PYTHON)));
+        record("s1", new SessionEvent(1, "c1", 100, new Event.Queued("print('hi')", Language.PYTHON)));
         assertThat(row("c1").getStatus()).isEqualTo("queued");
-        events.record("s1", new SessionEvent(2, "c1", 101, new Event.Started(7)));
+        record("s1", new SessionEvent(2, "c1", 101, new Event.Started(7)));
         assertThat(row("c1").getStatus()).isEqualTo("running");
         assertThat(row("c1").getExecutionCount()).isEqualTo(7L);
-        events.record("s1", new SessionEvent(3, "c1", 102, new Event.Stream(StreamName.STDOUT, "hi\n")));
-        events.record("s1", new SessionEvent(4, "c1", 103, new Event.Finished(Status.OK, 7L, 12L, null, 2048L)));
+        record("s1", new SessionEvent(3, "c1", 102, new Event.Stream(StreamName.STDOUT, "hi\n")));
+        record("s1", new SessionEvent(4, "c1", 103, new Event.Finished(Status.OK, 7L, 12L, null, 2048L)));
 
         var done = row("c1");
         assertThat(done.getStatus()).isEqualTo("ok");
@@ -93,7 +98,7 @@ class EventStoreTest {
             session("s" + s);
         }
         session("dup");
-        events.record("dup", new SessionEvent(1, "d1", 1, new Event.Queued("x", Language.PYTHON)));
+        record("dup", new SessionEvent(1, "d1", 1, new Event.Queued("x", Language.PYTHON)));
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         List<Thread> writers = new ArrayList<>();
         for (int s = 0; s < sessions; s++) {
@@ -103,9 +108,9 @@ class EventStoreTest {
                     long seq = 0;
                     for (int c = 0; c < cells; c++) {
                         String cell = id + "-c" + c;
-                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Queued("x", Language.PYTHON)));
-                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Started(c + 1)));
-                        events.record(id, new SessionEvent(++seq, cell, seq, new Event.Finished(Status.OK, (long) c + 1, 1L, 1L, 1L)));
+                        record(id, new SessionEvent(++seq, cell, seq, new Event.Queued("x", Language.PYTHON)));
+                        record(id, new SessionEvent(++seq, cell, seq, new Event.Started(c + 1)));
+                        record(id, new SessionEvent(++seq, cell, seq, new Event.Finished(Status.OK, (long) c + 1, 1L, 1L, 1L)));
                     }
                 } catch (Throwable e) {
                     failures.add(e);
@@ -116,7 +121,7 @@ class EventStoreTest {
         }
         // a write that breaks the table's key, thrown into the traffic: only its caller hears of it
         for (int i = 0; i < 20; i++) {
-            assertThatThrownBy(() -> events.record("dup", new SessionEvent(1, "d1", 1, new Event.Stream(StreamName.STDOUT, "again"))))
+            assertThatThrownBy(() -> record("dup", new SessionEvent(1, "d1", 1, new Event.Stream(StreamName.STDOUT, "again"))))
                     .isInstanceOf(RuntimeException.class);
         }
         for (Thread t : writers) {
