@@ -3,7 +3,11 @@
 # gVisor runtime registered as "runsc", the tools that build the sandbox image offline, and
 # Node.js/npm for the build's Pyodide assets and, with pip, for the packages fetch step; python3-nbformat
 # for the notebook tests.
-# Idempotent: installs only what is missing and starts dockerd only when it is not answering.
+# runsc comes from bookworm-backports: bookworm's own (0.0~20221219, December 2022) rejects coreutils'
+# statx, so `ls` and `stat` fail with "Invalid argument" in every sandbox, and it lacks the fixes
+# since. An older runsc is replaced, a newer one kept.
+# Idempotent: installs only what is missing or older, and starts or reloads dockerd only when needed;
+# a second run changes nothing (it does not look for a newer backports runsc without an apt-get update).
 set -euo pipefail
 
 log() { echo "[setup-host] $*" >&2; }
@@ -13,9 +17,22 @@ if [ "$(id -u)" != 0 ]; then
   exit 0
 fi
 
+export DEBIAN_FRONTEND=noninteractive
+apt_updated=0
+apt_update() {
+  [ "$apt_updated" = 1 ] || { apt-get update -q >/dev/null; apt_updated=1; }
+}
+
+# write_if_changed FILE: stdin becomes FILE's content unless it already is; fails (status 1) when unchanged.
+write_if_changed() {
+  local content
+  content=$(cat)
+  [ -f "$1" ] && [ "$(cat "$1")" = "$content" ] && return 1
+  printf '%s\n' "$content" > "$1"
+}
+
 missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
-command -v runsc >/dev/null 2>&1 || missing+=(runsc)
 command -v mmdebstrap >/dev/null 2>&1 || missing+=(mmdebstrap)
 # the build places Pyodide from npm (pyodide-assets runs npm ci)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
@@ -25,31 +42,108 @@ command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >/dev/null
+  apt_update
   apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Register runsc; --network=none is required on these hosts (the sandbox has no network anyway).
-daemon_json=/etc/docker/daemon.json
-want='{"runtimes":{"runsc":{"path":"'"$(command -v runsc)"'","runtimeArgs":["--network=none"]}}}'
-mkdir -p /etc/docker
-config_changed=0
-if ! grep -q '"runsc"' "$daemon_json" 2>/dev/null; then
-  if [ -s "$daemon_json" ]; then
-    python3 - "$daemon_json" "$(command -v runsc)" <<'PY'
-import json, sys
-path, runsc = sys.argv[1], sys.argv[2]
-cfg = json.load(open(path))
-cfg.setdefault("runtimes", {})["runsc"] = {"path": runsc, "runtimeArgs": ["--network=none"]}
-json.dump(cfg, open(path, "w"), indent=2)
-PY
-  else
-    echo "$want" > "$daemon_json"
+# --- runsc ---------------------------------------------------------------------------------------
+# bookworm-backports, signed by Debian's own archive key, pinned so that runsc is the only package
+# apt ever takes from it.
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+runsc_path=""
+if [ "$codename" = bookworm ]; then
+  sources_changed=0
+  write_if_changed /etc/apt/sources.list.d/codeinterp-bookworm-backports.sources <<'EOF' && sources_changed=1
+# scripts/setup-host.sh (codeinterp): for runsc only, see /etc/apt/preferences.d/codeinterp-bookworm-backports
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+  write_if_changed /etc/apt/preferences.d/codeinterp-bookworm-backports <<'EOF' && sources_changed=1
+# scripts/setup-host.sh (codeinterp): runsc from bookworm-backports, nothing else from it
+Package: runsc
+Pin: release n=bookworm-backports
+Pin-Priority: 500
+
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: -1
+EOF
+  backports_runsc() { apt-cache madison runsc 2>/dev/null | awk -F'|' '$3 ~ /bookworm-backports/ { gsub(/ /, "", $2); print $2; exit }'; }
+  if [ "$sources_changed" = 1 ] || [ -z "$(backports_runsc)" ]; then
+    log "reading bookworm-backports (for runsc only)"
+    apt_updated=0
+    apt_update
   fi
-  config_changed=1
-  log "registered runsc in $daemon_json"
+  wanted=$(backports_runsc)
+  [ -n "$wanted" ] || { log "bookworm-backports offers no runsc; see apt-cache policy runsc"; exit 1; }
+
+  # The runsc found and its version. Debian's packages compare as Debian versions; any other build
+  # (gVisor's own packages or release binaries) by the release date its --version names.
+  release_of() { "$1" --version 2>/dev/null | sed -nE '1s/.*(20[0-9]{6}\.[0-9]+).*/\1/p'; }
+  found=$(command -v runsc || true)
+  debian_version=$(dpkg-query -W -f='${Version}' runsc 2>/dev/null || true)
+  install=0
+  if [ -z "$found" ]; then
+    log "installing runsc $wanted from bookworm-backports"
+    install=1
+  elif [ "$found" = /usr/bin/runsc ] && [[ "$debian_version" == 0.0~* ]]; then
+    if dpkg --compare-versions "$debian_version" lt "$wanted"; then
+      log "replacing runsc $debian_version with bookworm-backports' $wanted"
+      install=1
+    fi
+  else
+    release=$(release_of "$found")
+    upstream=${wanted%-*}
+    if [ -z "$release" ] || dpkg --compare-versions "0.0~$release" lt "$upstream"; then
+      log "replacing $found (release ${release:-unknown}) with bookworm-backports' runsc $wanted"
+      install=1
+    fi
+  fi
+  if [ "$install" = 1 ]; then
+    # --allow-downgrades: gVisor's own packages number by date (20221219.0), which dpkg ranks above 0.0~…
+    apt-get install -y -q --no-install-recommends --allow-downgrades "runsc=$wanted" >/dev/null
+    runsc_path=/usr/bin/runsc
+    # Sandboxes already running keep the old runsc's processes, which the new binary cannot always
+    # reach (here `docker exec` into one failed: "connecting to control server … invalid argument").
+    stale=$(docker ps -q 2>/dev/null | xargs -r docker inspect --format '{{.HostConfig.Runtime}}' 2>/dev/null | grep -cx runsc || true)
+    [ "${stale:-0}" = 0 ] || log "$stale running runsc container(s) were started by the replaced runsc: recreate them"
+  else
+    runsc_path=$found
+  fi
+else
+  # not the product's host: the distribution's runsc, whatever it is
+  command -v runsc >/dev/null 2>&1 || { apt_update; apt-get install -y -q --no-install-recommends runsc >/dev/null; }
+  runsc_path=$(command -v runsc)
 fi
+
+# Register runsc; --network=none is required on these hosts (the sandbox has no network anyway).
+# "experimental" lets Docker checkpoint and restore runsc containers. Other settings are kept.
+mkdir -p /etc/docker
+config_changed=$(python3 - /etc/docker/daemon.json "$runsc_path" <<'PY'
+import json, os, sys
+path, runsc = sys.argv[1], sys.argv[2]
+text = open(path).read() if os.path.exists(path) else ""
+cfg = json.loads(text) if text.strip() else {}
+before = json.dumps(cfg, sort_keys=True)
+entry = cfg.setdefault("runtimes", {}).setdefault("runsc", {})
+entry["path"] = runsc
+args = entry.setdefault("runtimeArgs", [])
+if "--network=none" not in args:
+    args.append("--network=none")
+cfg["experimental"] = True
+if json.dumps(cfg, sort_keys=True) != before:
+    with open(path, "w") as f:
+        json.dump(cfg, f, indent=2)
+        f.write("\n")
+    print(1)
+else:
+    print(0)
+PY
+)
+[ "$config_changed" = 0 ] || log "registered $runsc_path as runtime runsc in /etc/docker/daemon.json"
 
 if ! docker version >/dev/null 2>&1; then
   log "starting dockerd"
@@ -61,9 +155,15 @@ if ! docker version >/dev/null 2>&1; then
   docker version >/dev/null 2>&1 || { log "dockerd did not come up; see /var/log/dockerd.log"; tail -20 /var/log/dockerd.log >&2; exit 1; }
 elif [ "$config_changed" = 1 ]; then
   log "reloading dockerd configuration"
-  pkill -HUP dockerd || true
+  kill -HUP "$(cat /var/run/docker.pid 2>/dev/null || pgrep -xo dockerd)"
   sleep 1
 fi
 
-docker info --format '{{json .Runtimes}}' 2>/dev/null | grep -q runsc || { log "runsc is not registered with dockerd"; exit 1; }
+# What the running engine will execute, not only what the file says. The binary is run per
+# container, so a runsc replaced at the same path is the one new sandboxes get.
+registered=$(docker info --format '{{json .Runtimes}}' | python3 -c 'import json, sys; print((json.load(sys.stdin).get("runsc") or {}).get("path", ""))')
+[ "$registered" = "$runsc_path" ] || { log "dockerd's runsc is '${registered:-none}', not $runsc_path"; exit 1; }
 log "docker $(docker version --format '{{.Server.Version}}') ready, runtimes: $(docker info --format '{{range $k, $v := .Runtimes}}{{$k}} {{end}}')"
+log "runsc registered: $runsc_path, $("$runsc_path" --version 2>/dev/null | head -1)"
+[ "$(docker version --format '{{.Server.Experimental}}')" = true ] \
+  || log "note: dockerd runs without \"experimental\" (checkpoints) until its next start"
