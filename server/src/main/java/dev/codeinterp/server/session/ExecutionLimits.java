@@ -9,11 +9,4 @@ import java.time.Duration;
  */
 public record ExecutionLimits(long outputCapBytes, Duration interruptGrace, long memoryBytes, int maxQueuedCells,
                               RestartPolicy restarts, Duration inputTimeout) {
-
-    public static final Duration DEFAULT_INPUT_TIMEOUT = Duration.ofMinutes(5);
-
-    public ExecutionLimits(long outputCapBytes, Duration interruptGrace, long memoryBytes, int maxQueuedCells,
-                           RestartPolicy restarts) {
-        this(outputCapBytes, interruptGrace, memoryBytes, maxQueuedCells, restarts, DEFAULT_INPUT_TIMEOUT);
-    }
 }

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A cell's packages install under their own bound; the cell's timeout starts when the install is reported. */
 class RunningCellInstallTest {
-    private static final ExecutionLimits LIMITS = new ExecutionLimits(1 << 20, Duration.ofSeconds(2), 512L << 20, 8, RestartPolicy.DEFAULT);
+    private static final ExecutionLimits LIMITS = new ExecutionLimits(1 << 20, Duration.ofSeconds(2), 512L << 20, 8, RestartPolicy.DEFAULT,
+            Duration.ofMinutes(5));
     private static final Event.Install INSTALLED = new Event.Install(Language.PYTHON, List.of("x"), 5000, false);
 
     @Test

@@ -51,7 +51,7 @@ final class SessionRig implements AutoCloseable {
     }
 
     static ExecutionLimits limits(long outputCapBytes, RestartPolicy restarts) {
-        return new ExecutionLimits(outputCapBytes, Duration.ofMillis(100), 64L << 20, 10, restarts);
+        return new ExecutionLimits(outputCapBytes, Duration.ofMillis(100), 64L << 20, 10, restarts, Duration.ofMinutes(5));
     }
 
     /** Starts a session with a warm sandbox; artifact links are {@code /links/<session>/<file>}. */
