@@ -3,17 +3,18 @@ package dev.codeinterp.model;
 import java.util.List;
 
 /**
- * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the warm
- * pool, the admission limits and how much of them is in use. {@code status} and
- * {@code server_mode} on the wire follow from whether the engine is available.
+ * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the runtime
+ * sessions get and its version (null when unknown); the warm pool, the admission limits and how much
+ * of them is in use. {@code status} and {@code server_mode} on the wire follow from whether the
+ * engine is available.
  */
-public record Health(Engine docker, String runtime, String image, Pool pool, int sessions, boolean authRequired,
-                     Limits limits, Use use, Assistant assistant) {
+public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                     boolean authRequired, Limits limits, Use use, Assistant assistant) {
 
     /** A server without an assistant (an older one, or one with no model endpoint). */
-    public Health(Engine docker, String runtime, String image, Pool pool, int sessions, boolean authRequired,
-                  Limits limits, Use use) {
-        this(docker, runtime, image, pool, sessions, authRequired, limits, use, Assistant.OFF);
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, Assistant.OFF);
     }
 
     /** {@code ok} when sandboxes can be started, else {@code degraded} (local mode still works). */

@@ -35,6 +35,7 @@ final class HealthCodec {
         m.put("server_mode", h.serverMode());
         m.put("docker", docker);
         m.put("runtime", h.runtime());
+        m.put("runtime_version", h.runtimeVersion());
         m.put("image", h.image());
         m.put("pool", pool);
         m.put("sessions", h.sessions());
@@ -69,8 +70,8 @@ final class HealthCodec {
         JsonObject a = o.optObject("assistant");
         Health.Assistant assistant = a.optBoolean("enabled", false)
                 ? new Health.Assistant(true, a.optString("model", null)) : Health.Assistant.OFF;
-        return new Health(docker, o.optString("runtime", null), o.optString("image", null), pool, count(o, "sessions"),
-                o.optBoolean("auth_required", false), limits, use, assistant);
+        return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant);
     }
 
     private static int count(JsonObject o, String key) {

@@ -64,13 +64,15 @@ class WireBodiesTest {
     }
 
     @Test
-    void health_says_whether_code_can_run_and_how_full_the_server_is() {
-        Health ok = new Health(new Health.Engine(true, "20.10.24", List.of("runc", "runsc"), null), "runc", "codeinterp-sandbox:abc",
+    void health_says_whether_code_can_run_which_runtime_version_and_how_full_the_server_is() {
+        Health ok = new Health(new Health.Engine(true, "20.10.24", List.of("runc", "runsc"), null), "runsc", "0.0~20240729.0",
+                "codeinterp-sandbox:abc",
                 new Health.Pool(2, 2, null), 3, true, new Health.Limits(1000, 250, 32, 8), new Health.Use(3, 1));
         String json = WireCodec.encode(ok);
         assertThat(json).isEqualTo("{\"status\":\"ok\",\"server_mode\":true,"
                 + "\"docker\":{\"available\":true,\"version\":\"20.10.24\",\"runtimes\":[\"runc\",\"runsc\"],\"problem\":null},"
-                + "\"runtime\":\"runc\",\"image\":\"codeinterp-sandbox:abc\",\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
+                + "\"runtime\":\"runsc\",\"runtime_version\":\"0.0~20240729.0\",\"image\":\"codeinterp-sandbox:abc\","
+                + "\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
                 + "\"sessions\":3,\"auth_required\":true,"
                 + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8},"
                 + "\"use\":{\"sessions\":3,\"creating\":1},\"assistant\":{\"enabled\":false,\"model\":null}}");
@@ -79,7 +81,7 @@ class WireBodiesTest {
 
     @Test
     void health_names_the_assistants_model_when_prompts_can_be_sent() {
-        Health h = new Health(new Health.Engine(true, "20.10.24", List.of("runc"), null), "runc", "img",
+        Health h = new Health(new Health.Engine(true, "20.10.24", List.of("runc"), null), "runc", "1.1.5", "img",
                 new Health.Pool(0, 0, null), 0, false, new Health.Limits(1, 1, 1, 1), new Health.Use(0, 0),
                 new Health.Assistant(true, "qwen2.5:7b"));
         String json = WireCodec.encode(h);
@@ -90,7 +92,8 @@ class WireBodiesTest {
 
     @Test
     void health_without_an_engine_is_degraded_and_says_why() {
-        Health degraded = new Health(new Health.Engine(false, null, List.of(), "no Docker engine"), "runc", "codeinterp-sandbox:abc",
+        Health degraded = new Health(new Health.Engine(false, null, List.of(), "no Docker engine"), "runc", null,
+                "codeinterp-sandbox:abc",
                 new Health.Pool(0, 0, null), 0, false, new Health.Limits(1, 1, 1, 1), new Health.Use(0, 0));
         String json = WireCodec.encode(degraded);
         assertThat(json).startsWith("{\"status\":\"degraded\",\"server_mode\":false,"
@@ -102,6 +105,7 @@ class WireBodiesTest {
     void health_from_a_server_without_limits_reads_them_as_absent() {
         Health h = WireCodec.decodeHealth("{\"status\":\"ok\",\"docker\":{\"available\":true}}");
         assertThat(h.limits()).isNull();
+        assertThat(h.runtimeVersion()).isNull();
         assertThat(h.docker().available()).isTrue();
     }
 

@@ -36,7 +36,8 @@ final class HealthApi {
         AdmissionLimits l = admission.limits();
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
-        Health health = new Health(docker, info.runtime(), info.image(), poolState, sessions.liveCount(), keysRequired, limits, use, assistant);
+        Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
+                keysRequired, limits, use, assistant);
         RestApi.json(ctx, 200, WireCodec.encode(health));
     }
 }

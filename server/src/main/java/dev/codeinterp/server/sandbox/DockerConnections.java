@@ -31,10 +31,12 @@ final class DockerConnections implements AutoCloseable {
 
     private final DockerClient control;
     private final DockerClient streams;
+    private final boolean onThisHost;
 
-    private DockerConnections(DockerClient control, DockerClient streams) {
+    private DockerConnections(DockerClient control, DockerClient streams, boolean onThisHost) {
         this.control = control;
         this.streams = streams;
+        this.onThisHost = onThisHost;
     }
 
     /** Clients for {@code dockerHost} (e.g. unix:///var/run/docker.sock), or DOCKER_HOST / the local socket when null. */
@@ -57,7 +59,13 @@ final class DockerConnections implements AutoCloseable {
                 .build();
         return new DockerConnections(
                 DockerClientImpl.getInstance(config, new StaleConnectionRetry(controlHttp, CONTROL_CONNECTIONS)),
-                DockerClientImpl.getInstance(config, streamHttp));
+                DockerClientImpl.getInstance(config, streamHttp),
+                "unix".equals(config.getDockerHost().getScheme()));
+    }
+
+    /** Whether the engine is reached through a Unix socket, so it runs on this host and sees our file system. */
+    boolean onThisHost() {
+        return onThisHost;
     }
 
     DockerClient control() {

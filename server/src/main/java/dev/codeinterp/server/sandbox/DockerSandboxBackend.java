@@ -47,6 +47,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
     private final String instanceId = UUID.randomUUID().toString();
     private final Semaphore starts = new Semaphore(CONCURRENT_STARTS, true);
     private final ContainerReaper reaper;
+    private final RuntimeVersion runtimeVersion;
     private volatile EngineInfo lastInfo;
     private volatile long lastInfoAt;
 
@@ -56,6 +57,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         this.spec = spec;
         this.deploymentId = deploymentId;
         this.reaper = new ContainerReaper(docker, deploymentId, instanceId);
+        this.runtimeVersion = new RuntimeVersion(connections.onThisHost());
     }
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
@@ -216,9 +218,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
             Version version = docker.versionCmd().exec();
             Info info = docker.infoCmd().exec();
             List<String> runtimes = new ArrayList<>();
-            if (info.getRawValues().get("Runtimes") instanceof Map<?, ?> m) {
-                m.keySet().forEach(k -> runtimes.add(String.valueOf(k)));
-            }
+            Map<?, ?> registered = info.getRawValues().get("Runtimes") instanceof Map<?, ?> m ? m : Map.of();
+            registered.keySet().forEach(k -> runtimes.add(String.valueOf(k)));
             boolean imagePresent = true;
             String problem = null;
             try {
@@ -230,7 +231,10 @@ public final class DockerSandboxBackend implements SandboxBackend {
             if (!runtimes.contains(spec.runtime())) {
                 problem = "runtime " + spec.runtime() + " is not registered with the Docker engine";
             }
-            return new EngineInfo(imagePresent && problem == null, version.getVersion(), runtimes, spec.runtime(), spec.image(), problem);
+            String runtimeVersionNow = runtimes.contains(spec.runtime())
+                    ? runtimeVersion.of(spec.runtime(), version.getComponents(), registered) : null;
+            return new EngineInfo(imagePresent && problem == null, version.getVersion(), runtimes, spec.runtime(),
+                    runtimeVersionNow, spec.image(), problem);
         } catch (RuntimeException e) {
             return EngineInfo.unavailable(spec.runtime(), spec.image(), "no Docker engine answers: " + e.getMessage());
         }
