@@ -18,6 +18,7 @@ import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.ExecutionLimits;
 import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.CellActivity;
+import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
@@ -60,17 +61,18 @@ public final class Main implements AutoCloseable {
         CellActivity cells = new CellActivity();
         this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics,
                 cells::quiet);
+        CellLimits cellLimits = new CellLimits(settings.maxCodeBytes(), settings.defaultTimeout(), settings.maxTimeout());
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
                         settings.maxQueuedCells(), RestartPolicy.DEFAULT, settings.inputTimeout()),
-                settings.runtime(), settings.idleTtl(),
+                cellLimits, settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
                 new DownloadLinks(), metrics, new InstallStep(packages), cells);
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
-        this.assistant = new Assistant(assistantSettings, settings.defaultTimeout());
+        this.assistant = new Assistant(assistantSettings, cellLimits);
         if (assistant.enabled()) {
             log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
         }

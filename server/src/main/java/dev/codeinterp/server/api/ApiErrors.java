@@ -7,6 +7,7 @@ import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxException;
+import dev.codeinterp.server.session.CellRefusedException;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -30,6 +31,7 @@ final class ApiErrors {
         routes.exception(HttpResponseException.class, (e, ctx) -> respond(ctx, e.getStatus(), e.getMessage()));
         routes.exception(JsonException.class, (e, ctx) -> respond(ctx, 400, "malformed request: " + e.getMessage()));
         routes.exception(BadRequest.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
+        routes.exception(CellRefusedException.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
         routes.exception(PackageRefusedException.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
         routes.exception(SessionNotFoundException.class, (e, ctx) -> respond(ctx, 404, "no such session"));
         routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));

@@ -4,20 +4,18 @@ import dev.codeinterp.model.EventHistory;
 import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
-import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionCreated;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.model.rules.WorkspaceNames;
+import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.http.Context;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,10 +35,11 @@ final class RestApi {
 
     void executeOnce(Context ctx) {
         Client client = clients.of(ctx);
-        ExecuteRequest request = parseExecute(ctx);
+        ExecuteRequest request = WireCodec.decodeExecuteRequest(ctx.body());
+        Cell cell = cell(request);
         checkFiles(request.files());
-        ExecuteResponse response = sessions.executeOnce(client, request.code(), language(request), request.packages(),
-                timeout(request), CellInput.lines(request.stdin()), request.files(), settings.maxReturnedFilesBytes());
+        ExecuteResponse response = sessions.executeOnce(client, cell, request.files(), settings.maxReturnedFilesBytes(),
+                "run in a session and download them", SessionManager.NO_PROGRESS);
         json(ctx, 200, WireCodec.encode(response));
     }
 
@@ -51,12 +50,12 @@ final class RestApi {
 
     void executeInSession(Context ctx) {
         Session session = authorised(ctx);
-        ExecuteRequest request = parseExecute(ctx);
+        ExecuteRequest request = WireCodec.decodeExecuteRequest(ctx.body());
+        Cell cell = cell(request);
         if (!request.files().isEmpty()) {
             throw new ApiErrors.BadRequest("'files' belongs to the one-shot /api/v1/execute; upload files to a session instead");
         }
-        json(ctx, 200, WireCodec.encode(sessions.execute(session, request.code(), language(request), request.packages(),
-                timeout(request), CellInput.lines(request.stdin()))));
+        json(ctx, 200, WireCodec.encode(sessions.execute(session, cell, SessionManager.NO_PROGRESS)));
     }
 
     void history(Context ctx) {
@@ -106,17 +105,10 @@ final class RestApi {
         return sessions.open(ctx.pathParam("id"), header.substring(7).trim());
     }
 
-    private ExecuteRequest parseExecute(Context ctx) {
-        String body = ctx.body();
-        ExecuteRequest request = WireCodec.decodeExecuteRequest(body);
-        language(request); // an unknown language is refused before anything runs
-        if (request.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
-            throw new ApiErrors.BadRequest("code is larger than " + settings.maxCodeBytes() + " bytes");
-        }
-        if (request.stdin() != null && request.stdin().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
-            throw new ApiErrors.BadRequest("stdin is larger than " + settings.maxCodeBytes() + " bytes");
-        }
-        return request;
+    /** The request's cell, checked before anything runs: a bad one is a {@code CellRefusedException} (400). */
+    private Cell cell(ExecuteRequest request) {
+        return sessions.cellLimits().cell(request.code()).language(request.language()).packages(request.packages())
+                .timeoutSeconds(request.timeoutSeconds()).input(CellInput.lines(request.stdin())).build();
     }
 
     private void checkFiles(List<ExecuteRequest.InputFile> files) {
@@ -142,22 +134,6 @@ final class RestApi {
     }
 
     private static final java.util.regex.Pattern BASE64 = java.util.regex.Pattern.compile("[A-Za-z0-9+/]*={0,2}");
-
-    private static Language language(ExecuteRequest request) {
-        try {
-            return Language.fromWire(request.language());
-        } catch (IllegalArgumentException e) {
-            throw new ApiErrors.BadRequest(e.getMessage());
-        }
-    }
-
-    private Duration timeout(ExecuteRequest request) {
-        try {
-            return settings.timeoutFor(request.timeoutSeconds());
-        } catch (IllegalArgumentException e) {
-            throw new ApiErrors.BadRequest(e.getMessage());
-        }
-    }
 
     private static long parseLong(String value, long fallback) {
         if (value == null || value.isBlank()) {

@@ -1,6 +1,5 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.Language;
 import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.ServerMessage;
@@ -122,12 +121,9 @@ final class SessionSocket {
                     break;
                 case EXECUTE: {
                     ClientMessage.Execute execute = (ClientMessage.Execute) message;
-                    if (execute.code().getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
-                        throw new IllegalArgumentException("code is larger than " + settings.maxCodeBytes() + " bytes");
-                    }
                     // a person is on the other end: the cell's input() asks them
-                    connection.session.submit(execute.code(), Language.fromWire(execute.language()), execute.packages(),
-                            settings.timeoutFor(execute.timeoutSeconds()), CellInput.ASK);
+                    connection.session.submit(sessions.cellLimits().cell(execute.code()).language(execute.language())
+                            .packages(execute.packages()).timeoutSeconds(execute.timeoutSeconds()).input(CellInput.ASK).build());
                     break;
                 }
                 case INTERRUPT:
@@ -142,14 +138,9 @@ final class SessionSocket {
                 case STOP:
                     assistant.stop(connection.session);
                     break;
-                case INPUT_REPLY: {
-                    String value = ((ClientMessage.InputReply) message).value();
-                    if (value.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
-                        throw new IllegalArgumentException("input_reply value is larger than " + settings.maxCodeBytes() + " bytes");
-                    }
-                    connection.session.reply(value);
+                case INPUT_REPLY:
+                    connection.session.reply(sessions.cellLimits().reply(((ClientMessage.InputReply) message).value()));
                     break;
-                }
                 default:
                     break;
             }

@@ -5,6 +5,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.assistant.ChatMessage;
 import dev.codeinterp.model.assistant.Conversation;
 import dev.codeinterp.server.config.AssistantSettings;
+import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.Tokens;
 
@@ -36,12 +37,13 @@ public final class Assistant implements AutoCloseable {
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(daemon("assistant-watchdog"));
     private final Map<String, AssistantTurn> running = new ConcurrentHashMap<>();
 
-    public Assistant(AssistantSettings settings, Duration cellTimeout) {
+    /** {@code cells}: what the model's {@code run_code} cells may ask for, as any other cell. */
+    public Assistant(AssistantSettings settings, CellLimits cells) {
         this.settings = settings;
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER).build();
         this.client = settings.enabled() ? new ChatClient(settings, http, watchdog) : null;
-        this.tools = new AssistantTools(cellTimeout, settings.toolOutputChars());
+        this.tools = new AssistantTools(cells, settings.toolOutputChars());
     }
 
     public boolean enabled() {

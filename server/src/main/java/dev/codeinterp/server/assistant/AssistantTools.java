@@ -8,6 +8,9 @@ import dev.codeinterp.model.assistant.ToolCall;
 import dev.codeinterp.model.assistant.ToolResultText;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceFile;
+import dev.codeinterp.server.session.Cell;
+import dev.codeinterp.server.session.CellLimits;
+import dev.codeinterp.server.session.CellRefusedException;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -25,17 +28,17 @@ import java.util.function.Consumer;
  * The tools the model may call, and how they run: {@code run_code} submits an ordinary cell to the
  * conversation's own session (same events, limits, timeout and interrupt as a typed cell) and waits
  * for its {@code finished}; {@code list_files} lists the workspace. A bad call (unknown tool, broken
- * arguments, unknown language) runs nothing and tells the model what was wrong.
+ * arguments, unknown language, code past the size limit) runs nothing and tells the model what was wrong.
  */
 final class AssistantTools {
     static final String RUN_CODE = AssistantToolDefinitions.RUN_CODE;
     static final String LIST_FILES = AssistantToolDefinitions.LIST_FILES;
 
-    private final Duration cellTimeout;
+    private final CellLimits cells;
     private final int outputBudget;
 
-    AssistantTools(Duration cellTimeout, int outputBudget) {
-        this.cellTimeout = cellTimeout;
+    AssistantTools(CellLimits cells, int outputBudget) {
+        this.cells = cells;
         this.outputBudget = outputBudget;
     }
 
@@ -62,21 +65,28 @@ final class AssistantTools {
             onCell.accept(null);
             return args.refusal();
         }
+        Cell cell;
+        try {
+            cell = cells.cell(args.code()).language(args.language()).build();
+        } catch (CellRefusedException e) {
+            onCell.accept(null);
+            return notRun(e);
+        }
         BlockingQueue<SessionEvent> seen = new LinkedBlockingQueue<>();
         Consumer<SessionEvent> listener = seen::add;
         session.subscribe(session.lastSeq(), listener);
         try {
             String cellId;
             try {
-                cellId = session.submit(args.code(), args.language(), cellTimeout);
+                cellId = session.submit(cell);
             } catch (LimitExceededException | SessionClosedException e) {
                 onCell.accept(null);
-                return "error: run_code was not run: " + e.getMessage();
+                return notRun(e);
             }
             onCell.accept(cellId);
             Runnable unregister = cancel.onCancel(session::interrupt);
             try {
-                return ToolResultText.of(awaitFinished(seen, cellId), outputBudget);
+                return ToolResultText.of(awaitFinished(seen, cellId, cell.timeout()), outputBudget);
             } finally {
                 unregister.run();
             }
@@ -86,9 +96,9 @@ final class AssistantTools {
     }
 
     /** The cell's events up to its one {@code finished}; the session guarantees it comes (timeout, restart, close). */
-    private List<Event> awaitFinished(BlockingQueue<SessionEvent> seen, String cellId) {
+    private List<Event> awaitFinished(BlockingQueue<SessionEvent> seen, String cellId, Duration timeout) {
         List<Event> events = new ArrayList<>();
-        long deadline = System.nanoTime() + cellTimeout.plusMinutes(2).toNanos();
+        long deadline = System.nanoTime() + timeout.plusMinutes(2).toNanos();
         try {
             while (System.nanoTime() < deadline) {
                 SessionEvent e = seen.poll(1, TimeUnit.SECONDS);
@@ -106,6 +116,10 @@ final class AssistantTools {
         }
         events.add(new Event.Error("AssistantTimeout", "the cell did not finish in time", List.of()));
         return events;
+    }
+
+    private static String notRun(RuntimeException why) {
+        return "error: run_code was not run: " + why.getMessage();
     }
 
     private String listFiles(Workspace workspace) {

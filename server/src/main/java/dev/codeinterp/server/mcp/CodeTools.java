@@ -1,12 +1,9 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.model.ExecuteResponse;
-import dev.codeinterp.model.Language;
+import dev.codeinterp.model.Event;
 import dev.codeinterp.server.config.Settings;
-import dev.codeinterp.server.files.Workspace;
-import dev.codeinterp.server.session.ReturnedFiles;
+import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
-import dev.codeinterp.server.packages.PackageRefusedException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
@@ -14,16 +11,15 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 
 /**
- * run_code and the session lifecycle tools. Runs go through the same SessionManager calls, checks
- * and admission as REST's execute; sessions are made and closed only through {@link McpSessions},
- * which keeps their tokens.
+ * run_code and the session lifecycle tools. Runs are the same SessionManager calls, cell checks and
+ * admission as REST's execute, with MCP's progress notifications; sessions are made and closed only
+ * through {@link McpSessions}, which keeps their tokens.
  */
 final class CodeTools {
     private final SessionManager sessions;
@@ -42,55 +38,23 @@ final class CodeTools {
 
     CallToolResult runCode(McpSyncServerExchange exchange, CallToolRequest request) {
         Args args = Args.of(request.arguments());
-        String code = args.requiredString("code");
-        Language language;
-        try {
-            language = Language.fromWire(args.optionalString("language"));
-        } catch (IllegalArgumentException e) {
-            throw new ToolError(e.getMessage());
-        }
-        if (code.getBytes(StandardCharsets.UTF_8).length > settings.maxCodeBytes()) {
-            throw new ToolError("code is larger than " + settings.maxCodeBytes() + " bytes");
-        }
-        Duration timeout = timeout(args.optionalNumber("timeout"));
-        List<String> packages = args.optionalStrings("packages");
-        try {
-            sessions.checkPackages(language, packages); // refused before any sandbox is taken
-        } catch (PackageRefusedException e) {
-            throw new ToolError(e.getMessage());
-        }
+        Cell cell = sessions.cellLimits().cell(args.requiredString("code")).language(args.optionalString("language"))
+                .timeoutSeconds(args.optionalNumber("timeout")).packages(args.optionalStrings("packages")).build();
         String sessionId = args.optionalString("session_id");
-        Object progressToken = request.meta() == null ? null : request.meta().get("progressToken");
+        Consumer<Event> progress = progress(exchange, request);
         if (sessionId != null) {
             Session session = mcpSessions.open(exchange.sessionId(), sessionId);
-            return results.of(run(exchange, session, code, language, timeout, packages, progressToken));
+            return results.of(sessions.execute(session, cell, progress));
         }
-        // REST's one-shot, step by step rather than through sessions.executeOnce: progress needs the session it runs in
-        SessionManager.Created created = sessions.create(McpEndpoint.client(exchange), true);
-        Session session = created.session();
-        try {
-            Map<String, Workspace.Stamp> before = session.workspace().snapshot();
-            ExecuteResponse ran = run(exchange, session, code, language, timeout, packages, progressToken);
-            return results.of(ran.withFiles(ReturnedFiles.since(session.workspace(), before, settings.maxReturnedFilesBytes(), "run in a session and read them")));
-        } finally {
-            sessions.close(session);
-        }
+        return results.of(sessions.executeOnce(McpEndpoint.client(exchange), cell, List.of(), settings.maxReturnedFilesBytes(),
+                "run in a session and read them", progress));
     }
 
-    private ExecuteResponse run(McpSyncServerExchange exchange, Session session, String code, Language language, Duration timeout,
-                               List<String> packages, Object progressToken) {
-        ProgressRelay relay = progressToken == null ? null
-                : new ProgressRelay(code, progressToken, exchange::progressNotification, progressSender);
-        if (relay != null) {
-            session.subscribe(session.lastSeq(), relay);
-        }
-        try {
-            return sessions.execute(session, code, language, packages, timeout);
-        } finally {
-            if (relay != null) {
-                session.unsubscribe(relay);
-            }
-        }
+    /** The cell's output as progress notifications, when the client asked for them with a progress token. */
+    private Consumer<Event> progress(McpSyncServerExchange exchange, CallToolRequest request) {
+        Object progressToken = request.meta() == null ? null : request.meta().get("progressToken");
+        return progressToken == null ? SessionManager.NO_PROGRESS
+                : new ProgressRelay(progressToken, exchange::progressNotification, progressSender);
     }
 
     CallToolResult createSession(McpSyncServerExchange exchange, CallToolRequest request) {
@@ -125,14 +89,6 @@ final class CodeTools {
         String id = Args.of(request.arguments()).requiredString("session_id");
         mcpSessions.open(exchange.sessionId(), id).restart();
         return done("session " + id + " is restarting with a fresh interpreter; its variables are gone, its files stay");
-    }
-
-    private Duration timeout(Double seconds) {
-        try {
-            return settings.timeoutFor(seconds);
-        } catch (IllegalArgumentException e) {
-            throw new ToolError(e.getMessage());
-        }
     }
 
     static CallToolResult done(String message) {

@@ -2,6 +2,8 @@ package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.WorkspaceException;
+import dev.codeinterp.server.packages.PackageRefusedException;
+import dev.codeinterp.server.session.CellRefusedException;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -112,7 +114,8 @@ public final class McpEndpoint implements AutoCloseable {
 
     private static CallToolResult failure(String tool, RuntimeException e) {
         String message;
-        if (e instanceof ToolError || e instanceof SessionClosedException || e instanceof WorkspaceException) {
+        if (e instanceof ToolError || e instanceof CellRefusedException || e instanceof PackageRefusedException
+                || e instanceof SessionClosedException || e instanceof WorkspaceException) {
             message = e.getMessage();
         } else if (e instanceof SessionNotFoundException) {
             message = "no such session: session_id must come from create_session in this same MCP session, and the session must still be open";

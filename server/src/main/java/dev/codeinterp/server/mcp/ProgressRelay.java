@@ -1,7 +1,6 @@
 package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.SessionEvent;
 import io.modelcontextprotocol.spec.McpSchema.ProgressNotification;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,48 +9,36 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * Streams a running cell's output to the MCP client as progress notifications. It listens to the
- * session's events, recognises its own cell by the first {@code queued} event with its code, and
- * hands text to a sender thread: the session's event thread never waits on a slow client. Output
- * past a cap is summarised; the tool result carries everything anyway.
+ * Streams a running cell's output to the MCP client as progress notifications. It hears its own
+ * cell's events (the session manager's execute picks them out) and hands text to a sender thread:
+ * the session's event thread never waits on a slow client. Output past a cap is summarised; the tool
+ * result carries everything anyway.
  */
-final class ProgressRelay implements Consumer<SessionEvent> {
+final class ProgressRelay implements Consumer<Event> {
     private static final Logger log = LoggerFactory.getLogger(ProgressRelay.class);
     private static final int MAX_MESSAGE_CHARS = 16 << 10;
     private static final long MAX_RELAYED_CHARS = 1L << 20;
 
-    private final String code;
     private final Object progressToken;
     private final Consumer<ProgressNotification> sink;
     private final Executor sender;
     private final StringBuilder pending = new StringBuilder();
-    private String executionId;
     private long relayed;
     private long progress;
     private boolean flushing;
     private boolean capped;
 
-    ProgressRelay(String code, Object progressToken, Consumer<ProgressNotification> sink, Executor sender) {
-        this.code = code;
+    ProgressRelay(Object progressToken, Consumer<ProgressNotification> sink, Executor sender) {
         this.progressToken = progressToken;
         this.sink = sink;
         this.sender = sender;
     }
 
     @Override
-    public synchronized void accept(SessionEvent e) {
-        if (executionId == null) {
-            if (e.event() instanceof Event.Queued q && code.equals(q.code())) {
-                executionId = e.executionId();
-                queue("running");
-            }
-            return;
-        }
-        if (!executionId.equals(e.executionId())) {
-            return;
-        }
-        switch (e.event().type()) {
-            case STREAM -> queue(((Event.Stream) e.event()).text());
+    public synchronized void accept(Event event) {
+        switch (event.type()) {
+            case QUEUED -> queue("running");
+            case STREAM -> queue(((Event.Stream) event).text());
             case DISPLAY_DATA -> queue("[display output]\n");
             default -> {
                 // the rest (results, errors, the end) arrives in the tool result

@@ -1,5 +1,6 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.ResultFold;
 import dev.codeinterp.model.SessionEvent;
@@ -12,23 +13,29 @@ import java.util.function.Consumer;
 /**
  * One execution's events, picked out of its session's stream and folded into the single answer of
  * the REST API; the folding rules are shared-model's {@link ResultFold} (the embed widget uses them too).
+ * Each of them also goes, as it comes, to {@code progress} (MCP's progress notifications).
  */
-public final class ExecutionCollector implements Consumer<SessionEvent> {
+final class ExecutionCollector implements Consumer<SessionEvent> {
     private final ResultFold fold = new ResultFold();
+    private final Consumer<Event> progress;
     private final CompletableFuture<ExecuteResponse> done = new CompletableFuture<>();
     private final long startedNanos = System.nanoTime();
     private volatile String executionId;
     private final List<SessionEvent> early = new ArrayList<>();
 
+    ExecutionCollector(Consumer<Event> progress) {
+        this.progress = progress;
+    }
+
     /** Events arriving before the id is known (subscribe happens before submit) are held back. */
-    public synchronized void track(String id) {
+    synchronized void track(String id) {
         this.executionId = id;
         List<SessionEvent> held = new ArrayList<>(early);
         early.clear();
         held.forEach(this::accept);
     }
 
-    public CompletableFuture<ExecuteResponse> result() {
+    CompletableFuture<ExecuteResponse> result() {
         return done;
     }
 
@@ -41,6 +48,7 @@ public final class ExecutionCollector implements Consumer<SessionEvent> {
         if (!executionId.equals(e.executionId())) {
             return;
         }
+        progress.accept(e.event());
         // wall time as the caller saw it, queueing included: never 0, even for a sub-millisecond cell
         ExecuteResponse answer = fold.add(e.event(), (System.nanoTime() - startedNanos) / 1e9);
         if (answer != null) {

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /** The files a one-shot run wrote, with their content while it fits one response's budget (REST and MCP alike). */
-public final class ReturnedFiles {
+final class ReturnedFiles {
     private ReturnedFiles() {
     }
 
     /** {@code howToGetThem} finishes the note on a file past the budget, e.g. "run in a session and download them". */
-    public static List<ExecuteResponse.ReturnedFile> since(Workspace workspace, Map<String, Workspace.Stamp> before,
-                                                           long budget, String howToGetThem) {
+    static List<ExecuteResponse.ReturnedFile> since(Workspace workspace, Map<String, Workspace.Stamp> before,
+                                                    long budget, String howToGetThem) {
         List<ExecuteResponse.ReturnedFile> out = new ArrayList<>();
         long left = budget;
         for (WorkspaceFile f : workspace.changedSince(before)) {

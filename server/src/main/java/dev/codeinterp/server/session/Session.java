@@ -1,8 +1,6 @@
 // Over 300 lines: the actor (its callers' methods, inbox, dispatch and what each signal does) reads as one; every policy is its own class.
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.CellInput;
-import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.RunnerInstall;
 import dev.codeinterp.model.RunnerMessage;
@@ -17,7 +15,6 @@ import dev.codeinterp.server.sandbox.SandboxException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -61,11 +58,6 @@ public final class Session {
      * {@code workspace} is the session's existing workspace, or null for a new session, which
      * adopts its first sandbox's (and reports it to {@code workspaceAdopted}, to be remembered).
      */
-    Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
-            Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links) {
-        this(id, runtime, events, sandboxes, workspace, workspaceAdopted, limits, links, InstallStep.NONE);
-    }
-
     Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
             Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links, InstallStep installs) {
         this.installs = installs;
@@ -116,37 +108,18 @@ public final class Session {
 
     /**
      * Queues a cell; its {@code queued} event is stored before this returns. Refused, with nothing
-     * stored, when the session already holds its limit of waiting and running cells.
+     * stored, when the session already holds its limit of waiting and running cells, or (a
+     * {@code PackageRefusedException}) when the cell asks for a package it may not have.
      */
-    public String submit(String code, Duration timeout) {
-        return submit(code, Language.PYTHON, timeout);
-    }
-
-    /** As {@link #submit(String, Duration)}, in {@code language}: each language keeps its own state. */
-    public String submit(String code, Language language, Duration timeout) {
-        return submit(code, language, List.of(), timeout, CellInput.NONE);
-    }
-
-    /** As {@link #submit(String, Language, Duration)}; {@code input} says how the cell's {@code input()} reads. */
-    public String submit(String code, Language language, Duration timeout, CellInput input) {
-        return submit(code, language, List.of(), timeout, input);
-    }
-
-    /** As above, with {@code packages} installed first; a {@code PackageRefusedException} (nothing stored) when not allowed. */
-    public String submit(String code, Language language, List<String> packages, Duration timeout) {
-        return submit(code, language, packages, timeout, CellInput.NONE);
-    }
-
-    /** The whole of it: {@code packages} installed first, {@code input} saying how the cell's {@code input()} reads. */
-    public String submit(String code, Language language, List<String> packages, Duration timeout, CellInput input) {
+    public String submit(Cell cell) {
         if (closed) {
             throw new SessionClosedException();
         }
-        var request = installs.check(language, packages);
-        String executionId = cells.accept(code, language);
+        var request = installs.check(cell.language(), cell.packages());
+        String executionId = cells.accept(cell.code(), cell.language());
         busy = true;
         touch();
-        inbox.add(new Signal.Submit(executionId, code, language, timeout, input, request));
+        inbox.add(new Signal.Submit(executionId, cell, request));
         return executionId;
     }
 
@@ -309,30 +282,32 @@ public final class Session {
     }
 
     private void startNext() {
-        Signal.Submit cell = cells.takeNext();
+        Signal.Submit next = cells.takeNext();
+        String executionId = next.executionId();
+        Cell cell = next.cell();
         if (supervisor.gaveUp()) {
-            events.emit(cell.executionId(), CrashReport.keepsCrashing(supervisor.whyGaveUp()));
-            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            events.emit(executionId, CrashReport.keepsCrashing(supervisor.whyGaveUp()));
+            cells.finishUnstarted(executionId, Status.ERROR);
             return;
         }
         try {
             slot.ensure();
         } catch (SandboxException e) {
-            events.emit(cell.executionId(), new Event.Error("SandboxUnavailable", e.getMessage(), List.of()));
-            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            events.emit(executionId, new Event.Error("SandboxUnavailable", e.getMessage(), List.of()));
+            cells.finishUnstarted(executionId, Status.ERROR);
             return;
         }
         RunnerInstall install;
         try {
-            install = installs.prepare(cell.packages()); // fetched before the cell's clock starts
+            install = installs.prepare(next.packages()); // fetched before the cell's clock starts
         } catch (PackageFetchException e) {
-            events.emit(cell.executionId(), InstallStep.fetchFailed(e));
-            cells.finishUnstarted(cell.executionId(), Status.ERROR);
+            events.emit(executionId, InstallStep.fetchFailed(e));
+            cells.finishUnstarted(executionId, Status.ERROR);
             return;
         }
-        cells.started(new RunningCell(cell.executionId(), cell.timeout(), limits, System.nanoTime(),
+        cells.started(new RunningCell(executionId, cell.timeout(), limits, System.nanoTime(),
                 install == null ? null : installs.installBound()), slot.workspace());
-        slot.send(WireCodec.encodeRunnerExecute(cell.executionId(), cell.code(), cell.language(), limits.outputCapBytes(),
+        slot.send(WireCodec.encodeRunnerExecute(executionId, cell.code(), cell.language(), limits.outputCapBytes(),
                 cell.input(), install));
     }
 

@@ -1,8 +1,6 @@
-// Over 300 lines: the registry of sessions and their three ways of running code (REST, one-shot, WebSocket), each a thin overload over one path.
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.Language;
-import dev.codeinterp.model.CellInput;
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.ExecuteRequest;
 import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
@@ -25,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Creates, finds, closes and reaps sessions. The database is the source of truth for which
@@ -33,6 +32,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class SessionManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
+    /** For {@link #execute}'s caller that only wants the cell's end. */
+    public static final Consumer<Event> NO_PROGRESS = event -> { };
 
     private final SandboxPool pool;
     private final Workspaces workspaces;
@@ -40,6 +41,7 @@ public final class SessionManager implements AutoCloseable {
     private final ExecutionRepository executions;
     private final EventRepository eventLog;
     private final ExecutionLimits limits;
+    private final CellLimits cellLimits;
     private final String runtime;
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
@@ -49,18 +51,15 @@ public final class SessionManager implements AutoCloseable {
     private final IdleReaper reaper;
     private final InstallStep installs;
 
-    /** {@code links} says where the API serves workspace files, for the artifact events. */
+    /**
+     * {@code links} says where the API serves workspace files, for the artifact events; {@code installs}
+     * serves the cells' {@code packages}; {@code activity} hears of every event (the pool refills in the quiet).
+     */
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
-                          EventRepository eventLog, ExecutionLimits limits, String runtime,
-                          Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics) {
-        this(pool, workspaces, sessions, executions, eventLog, limits, runtime, idleTtl, admission, links, metrics, InstallStep.NONE, new CellActivity());
-    }
-
-    /** As above; {@code installs} serves the cells' {@code packages}. */
-    public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
-                          EventRepository eventLog, ExecutionLimits limits, String runtime,
+                          EventRepository eventLog, ExecutionLimits limits, CellLimits cellLimits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs,
                           CellActivity activity) {
+        this.cellLimits = cellLimits;
         this.activity = activity;
         this.installs = installs;
         this.admission = admission;
@@ -221,41 +220,23 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
-    /** Refuses (a {@code PackageRefusedException} naming it) a package a cell may not ask for; nothing runs. */
-    public void checkPackages(Language language, List<String> packages) {
-        installs.check(language, packages);
+    /** What cells may ask for; every way in builds its cells here. */
+    public CellLimits cellLimits() {
+        return cellLimits;
     }
 
-    /** Runs one cell and waits for its end (the REST API's synchronous execute). */
-    public ExecuteResponse execute(Session session, String code, Duration timeout) {
-        return execute(session, code, Language.PYTHON, timeout);
-    }
-
-    /** As {@link #execute(Session, String, Duration)}, in {@code language}. */
-    public ExecuteResponse execute(Session session, String code, Language language, Duration timeout) {
-        return execute(session, code, language, List.of(), timeout, CellInput.NONE);
-    }
-
-    /** As above; {@code input} gives the cell's {@code input()} its lines (a caller that waits cannot answer questions). */
-    public ExecuteResponse execute(Session session, String code, Language language, Duration timeout, CellInput input) {
-        return execute(session, code, language, List.of(), timeout, input);
-    }
-
-    /** As above, with {@code packages} installed before the code runs (refused with a {@code PackageRefusedException}). */
-    public ExecuteResponse execute(Session session, String code, Language language, List<String> packages, Duration timeout) {
-        return execute(session, code, language, packages, timeout, CellInput.NONE);
-    }
-
-    /** The whole of it: {@code packages} installed first, {@code input} for the cell's {@code input()}. */
-    public ExecuteResponse execute(Session session, String code, Language language, List<String> packages, Duration timeout,
-                                   CellInput input) {
-        ExecutionCollector collector = new ExecutionCollector();
+    /**
+     * Runs one cell and waits for its end (the REST API's synchronous execute); {@code progress} sees
+     * each of the cell's events as it comes ({@link #NO_PROGRESS} for a caller that only wants the end).
+     */
+    public ExecuteResponse execute(Session session, Cell cell, Consumer<Event> progress) {
+        ExecutionCollector collector = new ExecutionCollector(progress);
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(code, language, packages, timeout, input));
+            collector.track(session.submit(cell));
             // the session enforces the timeout; this bound only guards against a stuck worker
-            Duration bound = timeout.plus(limits.interruptGrace()).plusSeconds(90)
-                    .plus(installs.extraWait(installs.check(language, packages)));
+            Duration bound = cell.timeout().plus(limits.interruptGrace()).plusSeconds(90)
+                    .plus(installs.extraWait(installs.check(cell.language(), cell.packages())));
             return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -272,17 +253,13 @@ public final class SessionManager implements AutoCloseable {
     /**
      * A one-shot execution: a fresh sandbox for one cell with {@code files} (names already checked)
      * in its workspace, answering with the files the code created or changed, up to
-     * {@code maxReturnedBytes} of content in all; everything is removed afterwards.
+     * {@code maxReturnedBytes} of content in all ({@code howToGetThem} ends the note on a file past
+     * it); everything is removed afterwards. The cell's packages are checked before a sandbox is
+     * taken, so a refused one costs nothing.
      */
-    public ExecuteResponse executeOnce(Client client, String code, Language language, Duration timeout,
-                                       List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
-        return executeOnce(client, code, language, List.of(), timeout, CellInput.NONE, files, maxReturnedBytes);
-    }
-
-    /** As above, with {@code packages} (checked before a sandbox is taken, so a refused one costs nothing) and {@code input}. */
-    public ExecuteResponse executeOnce(Client client, String code, Language language, List<String> packages, Duration timeout,
-                                       CellInput input, List<ExecuteRequest.InputFile> files, long maxReturnedBytes) {
-        installs.check(language, packages);
+    public ExecuteResponse executeOnce(Client client, Cell cell, List<ExecuteRequest.InputFile> files, long maxReturnedBytes,
+                                       String howToGetThem, Consumer<Event> progress) {
+        installs.check(cell.language(), cell.packages());
         Created created = create(client, true);
         Session session = created.session();
         try {
@@ -292,8 +269,8 @@ public final class SessionManager implements AutoCloseable {
                 workspace.write(file.name(), new ByteArrayInputStream(content), content.length);
             }
             Map<String, Workspace.Stamp> before = workspace.snapshot();
-            ExecuteResponse response = execute(session, code, language, packages, timeout, input);
-            return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, "run in a session and download them"));
+            ExecuteResponse response = execute(session, cell, progress);
+            return response.withFiles(ReturnedFiles.since(workspace, before, maxReturnedBytes, howToGetThem));
         } finally {
             close(session);
         }

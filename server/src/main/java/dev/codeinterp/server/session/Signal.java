@@ -1,13 +1,10 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.CellInput;
-import dev.codeinterp.model.Language;
 import dev.codeinterp.model.RunnerInstall;
 import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
 
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -19,9 +16,8 @@ sealed interface Signal {
 
     Kind kind();
 
-    /** A cell accepted (its {@code queued} event already stored); {@code input} says how its input() reads. */
-    record Submit(String executionId, String code, Language language, Duration timeout, CellInput input,
-                  PackageRequest packages) implements Signal {
+    /** A cell accepted (its {@code queued} event already stored), with its packages as the allowlist read them. */
+    record Submit(String executionId, Cell cell, PackageRequest packages) implements Signal {
         public Kind kind() {
             return Kind.SUBMIT;
         }

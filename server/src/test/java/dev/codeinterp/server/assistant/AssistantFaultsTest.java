@@ -12,6 +12,8 @@ import dev.codeinterp.model.assistant.ToolCallAssembler;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;
+import dev.codeinterp.server.session.CellLimits;
+import dev.codeinterp.server.session.Cells;
 import dev.codeinterp.server.session.Session;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,8 +74,12 @@ class AssistantFaultsTest {
     }
 
     Assistant assistant(int maxRounds, Duration timeout) {
+        return assistant(maxRounds, timeout, Cells.LIMITS);
+    }
+
+    Assistant assistant(int maxRounds, Duration timeout, CellLimits cells) {
         return new Assistant(new AssistantSettings(endpoint.baseUrl(), "scripted", "sk-scripted-9f2e", maxRounds, 100,
-                timeout, 2000), Duration.ofSeconds(30));
+                timeout, 2000), cells);
     }
 
     Assistant assistant() {
@@ -341,7 +347,7 @@ class AssistantFaultsTest {
 
     @Test
     void with_no_endpoint_configured_a_prompt_is_refused_and_nothing_is_called() throws Exception {
-        try (Assistant off = new Assistant(AssistantSettings.OFF, Duration.ofSeconds(5))) {
+        try (Assistant off = new Assistant(AssistantSettings.OFF, Cells.LIMITS)) {
             assertThat(off.enabled()).isFalse();
             assertThatThrownBy(() -> off.ask(session, "hello")).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("CODEINTERP_LLM_BASE_URL");

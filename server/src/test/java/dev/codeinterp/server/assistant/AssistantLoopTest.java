@@ -15,6 +15,7 @@ import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;
+import dev.codeinterp.server.session.Cells;
 import dev.codeinterp.server.session.Session;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -133,7 +134,7 @@ class AssistantLoopTest {
             }
             // a refused key is reported without the key
             Session session = app.main.sessions().open(s.id(), s.token());
-            try (Assistant wrong = new Assistant(settings("sk-wrong-key-3c9d"), Duration.ofSeconds(10))) {
+            try (Assistant wrong = new Assistant(settings("sk-wrong-key-3c9d"), Cells.LIMITS)) {
                 wrong.ask(session, "What is six times seven?");
                 List<SessionEvent> refused = untilDone(ws);
                 Event.AssistantDone done = (Event.AssistantDone) refused.get(refused.size() - 1).event();

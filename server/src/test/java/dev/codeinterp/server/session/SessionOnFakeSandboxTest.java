@@ -24,7 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * SandboxFaultsContract, RestApiContract and SessionLifecycleTest.
  */
 class SessionOnFakeSandboxTest {
-    private static final Duration LONG = Duration.ofSeconds(30);
     private static final SandboxExit KILLED = SandboxExit.inspected(137, false, "");
 
     private final SessionRig rig = new SessionRig();
@@ -51,7 +50,7 @@ class SessionOnFakeSandboxTest {
         FakeSandboxes sandboxes = answering(FakeSandbox.answers(new Event.Stream(StreamName.STDOUT, "hi\n")));
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
 
-        List<Event> events = rig.finished(session.submit("print('hi')", LONG));
+        List<Event> events = rig.finished(session.submit(Cells.python("print('hi')")));
 
         assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.Stream.class, Event.Finished.class);
         assertThat(finishedOf(events).status()).isEqualTo(Status.OK);
@@ -63,10 +62,10 @@ class SessionOnFakeSandboxTest {
         FakeSandboxes sandboxes = answering(FakeSandbox.answersInOneWrite(new Event.ExecuteResult(1, java.util.Map.of("text/plain", "2"),
                 java.util.Map.of())));
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
-        rig.finished(session.submit("1 + 1", LONG)); // the session's own first writes are behind us
+        rig.finished(session.submit(Cells.python("1 + 1"))); // the session's own first writes are behind us
         int before = rig.commits();
 
-        List<Event> events = rig.finished(session.submit("1 + 1", LONG));
+        List<Event> events = rig.finished(session.submit(Cells.python("1 + 1")));
 
         assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.ExecuteResult.class, Event.Finished.class);
         assertThat(rig.commits() - before).as("queued, then started + result + finished together").isEqualTo(2);
@@ -77,7 +76,7 @@ class SessionOnFakeSandboxTest {
         FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
 
-        List<Event> events = rig.finished(session.submit("while True: pass", Duration.ofMillis(50)));
+        List<Event> events = rig.finished(session.submit(Cells.python("while True: pass", Duration.ofMillis(50))));
 
         assertThat(events).contains(new Event.Error("TimeoutError",
                 "the cell ran longer than its timeout of 0.05 s and was interrupted", List.of()));
@@ -94,7 +93,7 @@ class SessionOnFakeSandboxTest {
         sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
         long started = System.nanoTime();
 
-        List<Event> events = rig.finished(session.submit("import signal; ...", Duration.ofMillis(50)));
+        List<Event> events = rig.finished(session.submit(Cells.python("import signal; ...", Duration.ofMillis(50))));
 
         assertThat((System.nanoTime() - started) / 1_000_000).as("timeout + grace, in ms").isGreaterThanOrEqualTo(150);
         assertThat(kinds(events)).containsExactly(Event.Queued.class, Event.Started.class, Event.Error.class,
@@ -106,7 +105,7 @@ class SessionOnFakeSandboxTest {
         FakeSandbox stuck = sandboxes.started().get(0);
         assertThat(stuck.sentTypes()).containsExactly("execute", "interrupt");
         assertThat(stuck.closed()).isTrue();
-        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).as("the next cell, on a fresh sandbox")
+        assertThat(finishedOf(rig.finished(session.submit(Cells.python("1")))).status()).as("the next cell, on a fresh sandbox")
                 .isEqualTo(Status.OK);
         assertThat(sandboxes.started()).hasSize(2);
     }
@@ -115,7 +114,7 @@ class SessionOnFakeSandboxTest {
     void a_users_interrupt_that_is_ignored_ends_the_cell_as_interrupted_by_restart() {
         FakeSandboxes sandboxes = new FakeSandboxes(null, (id, ws) -> FakeSandbox.ignoringInterrupts(id, ws, FakeSandbox.HANGS));
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
-        String cell = session.submit("while True: pass", LONG);
+        String cell = session.submit(Cells.python("while True: pass"));
         SessionRig.await(() -> rig.eventsOf(cell).stream().anyMatch(e -> e instanceof Event.Started), "the cell started");
 
         session.interrupt();
@@ -165,7 +164,7 @@ class SessionOnFakeSandboxTest {
                 new Event.Stream(StreamName.STDERR, "again")));
         Session session = rig.start(sandboxes, SessionRig.limits(10, RestartPolicy.DEFAULT));
 
-        List<Event> events = rig.finished(session.submit("print('x' * 10**6)", LONG));
+        List<Event> events = rig.finished(session.submit(Cells.python("print('x' * 10**6)")));
 
         assertThat(events).filteredOn(e -> e instanceof Event.Stream).containsExactly(
                 new Event.Stream(StreamName.STDOUT, "hello "), new Event.Stream(StreamName.STDOUT, "worl"));
@@ -177,7 +176,7 @@ class SessionOnFakeSandboxTest {
     void a_sandbox_killed_mid_cell_ends_the_cell_with_an_error_and_a_fresh_one_runs_the_next() {
         FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
-        String cell = session.submit("import time; time.sleep(60)", LONG);
+        String cell = session.submit(Cells.python("import time; time.sleep(60)"));
         SessionRig.await(() -> rig.eventsOf(cell).size() >= 2, "the cell started");
         sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
 
@@ -187,14 +186,14 @@ class SessionOnFakeSandboxTest {
         String why = "the interpreter was killed (SIGKILL, exit code 137) and was restarted";
         assertThat(events).containsSubsequence(new Event.Error("SandboxExited", why, List.of()), new Event.Restarted(why));
         assertThat(finishedOf(events).status()).isEqualTo(Status.ERROR);
-        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).isEqualTo(Status.OK);
+        assertThat(finishedOf(rig.finished(session.submit(Cells.python("1")))).status()).isEqualTo(Status.OK);
     }
 
     @Test
     void a_sandbox_out_of_memory_ends_the_cell_as_oom() {
         FakeSandboxes sandboxes = answering(FakeSandbox.HANGS);
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
-        String cell = session.submit("x = bytearray(10**10)", LONG);
+        String cell = session.submit(Cells.python("x = bytearray(10**10)"));
         SessionRig.await(() -> rig.eventsOf(cell).size() >= 2, "the cell started");
 
         sandboxes.started().get(0).die(SandboxExit.inspected(137, true, ""));
@@ -223,7 +222,7 @@ class SessionOnFakeSandboxTest {
         assertThat(gaveUp.evalue()).isEqualTo("the sandbox keeps crashing (the interpreter exited with code 1; it stopped 4 times"
                 + " within 60 s, so the session stopped restarting it). Restart the interpreter to try again, or start a new session.");
 
-        List<Event> refused = rig.finished(session.submit("1", LONG));
+        List<Event> refused = rig.finished(session.submit(Cells.python("1")));
         assertThat(refused).anyMatch(e -> e instanceof Event.Error err && err.ename().equals("SandboxKeepsCrashing")
                 && err.evalue().contains("Restart the interpreter"));
         assertThat(finishedOf(refused).status()).isEqualTo(Status.ERROR);
@@ -231,7 +230,7 @@ class SessionOnFakeSandboxTest {
 
         sandboxes.makeFromNowOn((id, ws) -> FakeSandbox.running(id, ws, FakeSandbox.answers()));
         session.restart();
-        assertThat(finishedOf(rig.finished(session.submit("1", LONG))).status()).as("after the user's restart")
+        assertThat(finishedOf(rig.finished(session.submit(Cells.python("1")))).status()).as("after the user's restart")
                 .isEqualTo(Status.OK);
     }
 
@@ -259,7 +258,7 @@ class SessionOnFakeSandboxTest {
         sandboxes.latest().die(KILLED);
 
         long submitted = System.nanoTime();
-        List<Event> events = rig.finished(session.submit("1", LONG));
+        List<Event> events = rig.finished(session.submit(Cells.python("1")));
 
         assertThat(finishedOf(events).status()).isEqualTo(Status.OK);
         assertThat((System.nanoTime() - submitted) / 1_000_000).as("ms the cell waited").isGreaterThanOrEqualTo(250);
@@ -279,7 +278,7 @@ class SessionOnFakeSandboxTest {
         });
         Session session = rig.start(sandboxes, SessionRig.LIMITS);
 
-        List<Event> events = rig.finished(session.submit("open('out.csv', 'w').write('a,b\\n')", LONG));
+        List<Event> events = rig.finished(session.submit(Cells.python("open('out.csv', 'w').write('a,b\\n')")));
 
         assertThat(events.get(events.size() - 2)).isEqualTo(
                 new Event.Artifact("out.csv", 4, "text/csv", "/links/" + session.id() + "/out.csv"));
