@@ -327,6 +327,24 @@ class AssistantFaultsTest {
     }
 
     @Test
+    void code_past_the_size_limit_runs_nothing_and_tells_the_model_the_limit() throws Exception {
+        CellLimits small = new CellLimits(64, Duration.ofSeconds(30), Duration.ofMinutes(10));
+        String huge = "{\"code\": \"print('" + "x".repeat(100) + "')\", \"language\": \"python\"}";
+        endpoint.then(stream(toolChunk(0, "call_big", "run_code", huge), finish("tool_calls"), DONE))
+                .then(stream(textChunk("Too long, then."), finish("stop"), DONE));
+        try (Assistant assistant = assistant(4, Duration.ofSeconds(20), small)) {
+            assistant.ask(session, "print a long line");
+            List<SessionEvent> turn = untilDone();
+            assertThat(turn.stream().filter(e -> e.event() instanceof Event.Queued)).isEmpty();
+            assertThat(AssistantLoopTest.only(turn, Event.ToolResult.class).text())
+                    .isEqualTo("error: run_code was not run: code is larger than 64 bytes");
+            assertThat(done(turn).status()).isEqualTo(AssistantStatus.ANSWERED);
+        }
+        List<JsonObject> messages = JsonObject.parse(endpoint.requests.get(1)).objectList("messages");
+        assertThat(messages.get(messages.size() - 1).string("content")).isEqualTo("error: run_code was not run: code is larger than 64 bytes");
+    }
+
+    @Test
     void a_second_prompt_while_the_first_is_answered_is_refused_and_nothing_is_recorded() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         endpoint.then(exchange -> {
