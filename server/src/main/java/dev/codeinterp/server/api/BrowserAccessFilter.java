@@ -24,7 +24,8 @@ import java.util.Optional;
  * request that can change state (any method but GET and HEAD), on everything under {@code /api/}
  * and {@code /mcp} (a WebSocket handshake is a GET that opens a channel that runs code), whatever
  * its content type. Static pages and assets stay readable by our own opaque-origin frames, whose
- * requests carry {@code Origin: null}.
+ * requests carry {@code Origin: null}. A page of an allowed other origin gets CORS answers from the
+ * API, preflights included, so it can read what it asked for.
  */
 final class BrowserAccessFilter extends HttpFilter {
     private static final Logger log = LoggerFactory.getLogger(BrowserAccessFilter.class);
@@ -60,6 +61,21 @@ final class BrowserAccessFilter extends HttpFilter {
             res.setHeader("Cache-Control", "no-store");
             res.getWriter().write(WireCodec.encodeError(refusal.get()));
             return;
+        }
+        String origin = req.getHeader("Origin");
+        if (origin != null && !access.isOwnOrigin(origin, host) && canonicalPath(req).startsWith("/api/")) {
+            // an allowed page of another site: it may read the answers too (CORS), with bearer keys and
+            // tokens, never cookies (the API has none, so no Allow-Credentials)
+            res.setHeader("Access-Control-Allow-Origin", origin);
+            res.addHeader("Vary", "Origin");
+            res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Request-Id, Content-Disposition");
+            if ("OPTIONS".equalsIgnoreCase(req.getMethod()) && req.getHeader("Access-Control-Request-Method") != null) {
+                res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE");
+                res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, " + Clients.EMBED_ORIGIN_HEADER);
+                res.setHeader("Access-Control-Max-Age", "600");
+                res.setStatus(204);
+                return;
+            }
         }
         chain.doFilter(req, res);
     }

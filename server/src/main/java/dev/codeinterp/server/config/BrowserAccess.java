@@ -82,12 +82,17 @@ public record BrowserAccess(boolean loopbackBound, List<String> allowedHosts, Li
         if (allowedOrigins.contains("*") || allowedOrigins.contains(origin)) {
             return Optional.empty();
         }
-        Optional<String> authority = authority(origin);
-        if (authority.isPresent() && hostHeader != null && authority.get().equalsIgnoreCase(hostHeader.strip())) {
-            return Optional.empty(); // our own page
+        if (isOwnOrigin(origin, hostHeader)) {
+            return Optional.empty();
         }
         return Optional.of("origin not allowed: a page of another site may not drive this server "
                 + "(its own pages and CODEINTERP_ALLOWED_ORIGINS may)");
+    }
+
+    /** Whether the page is one of ours: its origin's host and port are those the request was sent to. */
+    public boolean isOwnOrigin(String origin, String hostHeader) {
+        Optional<String> authority = origin == null ? Optional.empty() : authority(origin);
+        return authority.isPresent() && hostHeader != null && authority.get().equalsIgnoreCase(hostHeader.strip());
     }
 
     /** {@code host[:port]} of an origin as a browser sends it, or empty for null, opaque or malformed ones. */

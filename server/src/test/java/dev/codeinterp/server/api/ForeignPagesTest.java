@@ -26,11 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ForeignPagesTest {
     private static final String EVIL = "http://evil.example";
+    private static final String TEAM_TOOLS = "https://tools.team.example";
     private static TestApp app;
 
     @BeforeAll
     static void start() {
-        app = TestApp.start("runc", Map.of("POOL_SIZE", "1"));
+        app = TestApp.start("runc", Map.of("POOL_SIZE", "1", "ALLOWED_ORIGINS", TEAM_TOOLS));
     }
 
     @AfterAll
@@ -127,6 +128,29 @@ class ForeignPagesTest {
                 .header("Accept", "application/json, text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}")).build());
         assertRefusedAsForeign(mcp, "origin not allowed");
+    }
+
+    @Test
+    void a_page_of_an_allowed_origin_drives_the_api_and_reads_its_answers() throws IOException {
+        TestApp.Response run = app.send(app.request("/api/v1/execute", null).header("Origin", TEAM_TOOLS)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"code\":\"6*7\"}")).build());
+        assertThat(run.status()).as(run.body()).isEqualTo(200);
+        assertThat(run.headers().get("access-control-allow-origin")).containsExactly(TEAM_TOOLS);
+        assertThat(run.headers().get("vary")).anyMatch(v -> v.contains("Origin"));
+        assertThat(run.headers()).doesNotContainKey("access-control-allow-credentials");
+        // the browser's preflight for a call with the session's bearer token
+        String preflight = raw("OPTIONS /api/v1/sessions/x/files/a.txt HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port()
+                + "\r\nOrigin: " + TEAM_TOOLS + "\r\nAccess-Control-Request-Method: PUT\r\n"
+                + "Access-Control-Request-Headers: authorization\r\nConnection: close\r\n\r\n");
+        assertThat(preflight).startsWith("HTTP/1.1 204").containsIgnoringCase("Access-Control-Allow-Origin: " + TEAM_TOOLS)
+                .containsIgnoringCase("Access-Control-Allow-Headers: Authorization");
+        // our own pages need no CORS; a foreign page's preflight is refused like its request
+        TestApp.Response own = app.send(app.request("/api/v1/execute", null).header("Origin", "http://127.0.0.1:" + app.main.port())
+                .POST(HttpRequest.BodyPublishers.ofString("{\"code\":\"1\"}")).build());
+        assertThat(own.headers()).doesNotContainKey("access-control-allow-origin");
+        assertThat(raw("OPTIONS /api/v1/execute HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port() + "\r\nOrigin: " + EVIL
+                + "\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 403")
+                .doesNotContainIgnoringCase("Access-Control-Allow-Origin");
     }
 
     private static void assertRefusedAsForeign(TestApp.Response r, String reason) {
