@@ -57,7 +57,7 @@ final class BrowserAccessFilter extends HttpFilter {
             res.setContentType("application/json");
             res.setCharacterEncoding("UTF-8");
             res.setHeader("X-Content-Type-Options", "nosniff");
-            res.setHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+            res.setHeader("Content-Security-Policy", ContentSecurityPolicy.ERROR.toString());
             res.setHeader("Cache-Control", "no-store");
             res.getWriter().write(WireCodec.encodeError(refusal.get()));
             return;

@@ -17,10 +17,6 @@ import java.net.URI;
 
 /** The Javalin app: routes as method references to handler instances, security headers on every answer. */
 public final class WebServer implements AutoCloseable {
-    static final String CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-            + "img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
     private final Javalin app;
     private final SessionSocket socket;
     private final McpEndpoint mcp;

@@ -8,11 +8,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -85,7 +80,7 @@ class ForeignPagesTest {
     }
 
     @Test
-    void a_page_that_rebinds_its_name_to_this_machine_is_refused_on_every_route() throws IOException {
+    void a_page_that_rebinds_its_name_to_this_machine_is_refused_on_every_route() {
         long sessions = openSessions();
         for (String request : new String[]{
                 "GET / HTTP/1.1\r\nHost: evil.example:" + app.main.port() + "\r\nConnection: close\r\n\r\n",
@@ -95,13 +90,13 @@ class ForeignPagesTest {
                         + app.main.port() + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
                 "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\n"
                         + "Connection: close\r\n\r\n{}"}) {
-            String answer = raw(request);
+            String answer = app.raw(request);
             assertThat(answer).as(request).startsWith("HTTP/1.1 403").contains("application/json").contains("host not allowed");
         }
         assertThat(openSessions()).isEqualTo(sessions);
-        assertThat(raw("GET /healthz HTTP/1.1\r\nHost: localhost:" + app.main.port() + "\r\nConnection: close\r\n\r\n"))
+        assertThat(app.raw("GET /healthz HTTP/1.1\r\nHost: localhost:" + app.main.port() + "\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200");
-        assertThat(raw("GET /healthz HTTP/1.1\r\nHost: [::1]:" + app.main.port() + "\r\nConnection: close\r\n\r\n"))
+        assertThat(app.raw("GET /healthz HTTP/1.1\r\nHost: [::1]:" + app.main.port() + "\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200");
     }
 
@@ -131,7 +126,7 @@ class ForeignPagesTest {
     }
 
     @Test
-    void a_page_of_an_allowed_origin_drives_the_api_and_reads_its_answers() throws IOException {
+    void a_page_of_an_allowed_origin_drives_the_api_and_reads_its_answers() {
         TestApp.Response run = app.send(app.request("/api/v1/execute", null).header("Origin", TEAM_TOOLS)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"code\":\"6*7\"}")).build());
         assertThat(run.status()).as(run.body()).isEqualTo(200);
@@ -139,7 +134,7 @@ class ForeignPagesTest {
         assertThat(run.headers().get("vary")).anyMatch(v -> v.contains("Origin"));
         assertThat(run.headers()).doesNotContainKey("access-control-allow-credentials");
         // the browser's preflight for a call with the session's bearer token
-        String preflight = raw("OPTIONS /api/v1/sessions/x/files/a.txt HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port()
+        String preflight = app.raw("OPTIONS /api/v1/sessions/x/files/a.txt HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port()
                 + "\r\nOrigin: " + TEAM_TOOLS + "\r\nAccess-Control-Request-Method: PUT\r\n"
                 + "Access-Control-Request-Headers: authorization\r\nConnection: close\r\n\r\n");
         assertThat(preflight).startsWith("HTTP/1.1 204").containsIgnoringCase("Access-Control-Allow-Origin: " + TEAM_TOOLS)
@@ -148,7 +143,7 @@ class ForeignPagesTest {
         TestApp.Response own = app.send(app.request("/api/v1/execute", null).header("Origin", "http://127.0.0.1:" + app.main.port())
                 .POST(HttpRequest.BodyPublishers.ofString("{\"code\":\"1\"}")).build());
         assertThat(own.headers()).doesNotContainKey("access-control-allow-origin");
-        assertThat(raw("OPTIONS /api/v1/execute HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port() + "\r\nOrigin: " + EVIL
+        assertThat(app.raw("OPTIONS /api/v1/execute HTTP/1.1\r\nHost: 127.0.0.1:" + app.main.port() + "\r\nOrigin: " + EVIL
                 + "\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 403")
                 .doesNotContainIgnoringCase("Access-Control-Allow-Origin");
     }
@@ -165,19 +160,5 @@ class ForeignPagesTest {
 
     private static long openSessions() {
         return (long) app.get("/healthz", null).json().object("use").number("sessions");
-    }
-
-    /** One request written as is (the JDK client will not send a Host of our choosing). */
-    private static String raw(String request) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", app.main.port())) {
-            socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream answer = new ByteArrayOutputStream();
-            in.transferTo(answer);
-            return answer.toString(StandardCharsets.UTF_8);
-        }
     }
 }
