@@ -4,12 +4,13 @@ import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.CODEINTERP_URL || 'http://127.0.0.1:8080';
 
-export async function launch() {
+/** `extraArgs`: more Chromium flags, e.g. `--host-resolver-rules` to point a name at loopback. */
+export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+      '--disable-component-update', '--disable-sync', ...extraArgs],
   });
 }
 

@@ -133,7 +133,15 @@ public final class Main implements AutoCloseable {
         if (args.length > 0) {
             System.exit(Commands.run(args, System.out, System.err));
         }
-        Settings settings = Settings.fromEnvironment(System.getenv());
+        Settings settings;
+        try {
+            settings = Settings.fromEnvironment(System.getenv());
+        } catch (IllegalArgumentException e) {
+            // a setting the operator can fix: its message is the whole story, a stack trace only hides it
+            System.err.println("codeinterp: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Main main = new Main(settings).start(settings);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             main.close();

@@ -8,9 +8,11 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * Dependencies point down only (api → session → sandbox/files/store → config); Docker only in
+ * Dependencies point down only (api → session → sandbox/files/store → config), no package cycles,
+ * metrics fed by all and depending on none of ours but config; Docker only in
  * sandbox, SQL only in store, HTTP only in api (and mcp, its sibling); config depends on nothing.
  */
 class ArchitectureTest {
@@ -25,6 +27,8 @@ class ArchitectureTest {
     private static final String STORE = "dev.codeinterp.server.store..";
     private static final String CONFIG = "dev.codeinterp.server.config..";
     private static final String PACKAGES = "dev.codeinterp.server.packages..";
+    /** One Prometheus registry every layer feeds: it may be used by all and uses none of them. */
+    private static final String METRICS = "dev.codeinterp.server.metrics..";
 
     private static final JavaClasses SERVER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -42,6 +46,7 @@ class ArchitectureTest {
                 .layer("Packages").definedBy(PACKAGES)
                 .layer("Store").definedBy(STORE)
                 .layer("Config").definedBy(CONFIG)
+                .layer("Metrics").definedBy(METRICS)
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Main")
                 .whereLayer("Assistant").mayOnlyBeAccessedByLayers("Main", "Api")
@@ -87,6 +92,19 @@ class ArchitectureTest {
         noClasses().that().resideOutsideOfPackage(STORE)
                 .should().dependOnClassesThat().resideInAnyPackage("org.jooq..", "java.sql..", "javax.sql..",
                         "org.flywaydb..", "org.sqlite..")
+                .check(SERVER);
+    }
+
+    @Test
+    void no_two_packages_depend_on_each_other_even_through_others() {
+        slices().matching("dev.codeinterp.server.(*)..").should().beFreeOfCycles().check(SERVER);
+    }
+
+    @Test
+    void metrics_depend_on_nothing_of_ours_but_config() {
+        noClasses().that().resideInAPackage(METRICS)
+                .should().dependOnClassesThat().resideInAnyPackage("dev.codeinterp.server", API, MCP, ASSISTANT, SESSION, SANDBOX,
+                        FILES, STORE, PACKAGES)
                 .check(SERVER);
     }
 

@@ -168,6 +168,17 @@ public final class TestApp implements AutoCloseable {
         }
     }
 
+    /** One request written to the socket as is, answered raw: for a Host of our choosing or bytes no client would send. */
+    public String raw(String request) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", main.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Runs code one-shot through {@code POST /api/v1/execute}. */
     public JsonObject executeOnce(String code, Double timeoutSeconds) {
         Map<String, Object> body = new LinkedHashMap<>();

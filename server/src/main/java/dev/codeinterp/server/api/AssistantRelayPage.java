@@ -47,8 +47,7 @@ final class AssistantRelayPage {
         String endpoint = endpointOrigin(ctx.queryParam("endpoint"));
         String origin = LocalRuntimeAssets.origin(ctx);
         // the inline script by its hash (no other script), connections only to the endpoint, framed only by the app
-        ctx.header("Content-Security-Policy", "default-src 'none'; script-src " + scriptHash + "; connect-src " + endpoint
-                + "; base-uri 'none'; form-action 'none'; frame-ancestors " + origin);
+        ctx.header("Content-Security-Policy", ContentSecurityPolicy.assistantRelay(scriptHash, endpoint, origin).toString());
         ctx.header("Cache-Control", "no-cache");
         ctx.contentType("text/html; charset=utf-8").result(page);
     }

@@ -33,11 +33,7 @@ final class EmbedPage {
         config.put("origins", origins.sources());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         this.page = template.replace("{{CONFIG}}", Json.write(config).replace("<", "\\u003c"));
-        // blob: in connect-src: getFile hands the host a workspace file the widget fetched into a blob: URL
-        // of its own (as the app does for previews), read back here; the embed origins: the `files` option's
-        // manifest and files come from the host's side (the widget's own code runs here, never the user's)
-        this.csp = WebServer.CSP.replace("frame-ancestors 'none'", "frame-ancestors " + origins.csp())
-                .replace("connect-src 'self'", "connect-src 'self' blob: " + origins.csp());
+        this.csp = ContentSecurityPolicy.embed(origins.csp()).toString();
     }
 
     static void configure(JavalinConfig config, EmbedOrigins origins) {

@@ -108,7 +108,7 @@ final class FilesApi {
         WorkspaceFile f = open.file();
         ctx.header("Content-Disposition", contentDisposition(f.name()));
         // even if a browser were talked into rendering it, the file runs in an opaque, script-less origin
-        ctx.header("Content-Security-Policy", "sandbox; default-src 'none'");
+        ctx.header("Content-Security-Policy", ContentSecurityPolicy.DOWNLOAD.toString());
         ctx.header("X-Content-Type-Options", "nosniff");
         // Sent as stored: most user files are compressed already, and a declared length gives progress bars
         ctx.disableCompression();

@@ -24,7 +24,7 @@ final class JsonErrorPages extends ErrorHandler {
         byte[] body = WireCodec.encodeError((status == 400 ? "bad request: " : "") + text).getBytes(StandardCharsets.UTF_8);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         response.getHeaders().put("X-Content-Type-Options", "nosniff");
-        response.getHeaders().put("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'");
+        response.getHeaders().put("Content-Security-Policy", ContentSecurityPolicy.ERROR.toString());
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         response.write(true, ByteBuffer.wrap(body), callback);

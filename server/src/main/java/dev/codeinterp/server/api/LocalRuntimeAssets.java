@@ -87,9 +87,9 @@ final class LocalRuntimeAssets {
         String origin = origin(ctx);
         // blob: scripts are the JavaScript worker's cells (js-worker.js loads each with importScripts
         // instead of eval, which stays refused); they fetch nothing, and connect-src is unchanged
-        ctx.header("Content-Security-Policy", SecurityHeaders.runtimeCsp(origin, embedAncestors,
+        ctx.header("Content-Security-Policy", ContentSecurityPolicy.localRuntime(origin, embedAncestors,
                 List.of(origin + runtimePath, origin + indexPath, "blob:"),
-                List.of(origin + runtimePath, origin + indexPath, origin + WHEELS_PATH, packages.cspSource(origin))));
+                List.of(origin + runtimePath, origin + indexPath, origin + WHEELS_PATH, packages.cspSource(origin))).toString());
         ctx.header("Cache-Control", "no-cache");
         ctx.contentType(mimeType("runtime.html")).result(pageTemplate);
     }

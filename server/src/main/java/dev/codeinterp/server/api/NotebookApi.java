@@ -37,7 +37,7 @@ final class NotebookApi {
             body = notebook.toJson();
         }
         ctx.header("Content-Disposition", FilesApi.contentDisposition(NotebookExport.fileName(session.id())));
-        ctx.header("Content-Security-Policy", "sandbox; default-src 'none'");
+        ctx.header("Content-Security-Policy", ContentSecurityPolicy.DOWNLOAD.toString());
         ctx.header("X-Content-Type-Options", "nosniff");
         ctx.contentType(NotebookExport.MIME).result(body);
     }

@@ -17,10 +17,6 @@ import java.net.URI;
 
 /** The Javalin app: routes as method references to handler instances, security headers on every answer. */
 public final class WebServer implements AutoCloseable {
-    static final String CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-            + "img-src 'self' data: blob:; frame-src 'self' blob: data:; connect-src 'self'; object-src 'none'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
-
     private final Javalin app;
     private final SessionSocket socket;
     private final McpEndpoint mcp;
@@ -37,7 +33,7 @@ public final class WebServer implements AutoCloseable {
         HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
-        OriginCheck origins = new OriginCheck(settings.allowedOrigins());
+        BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
             try {
                 return clients.of(header, address);
@@ -50,6 +46,7 @@ public final class WebServer implements AutoCloseable {
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages()));
+            config.jetty.modifyServletContextHandler(browserAccess::install);
             config.jetty.modifyServletContextHandler(mcp::install);
             // Jetty's per-connection header cache matches values ignoring case by default: a key or token
             // differing from an earlier one on the same connection only in case was read as the earlier one
@@ -95,7 +92,6 @@ public final class WebServer implements AutoCloseable {
             routes.get("/api/v1/sessions/{id}/files/{name}", workspaceFiles::download);
             routes.delete("/api/v1/sessions/{id}/files/{name}", workspaceFiles::delete);
             routes.get("/api/v1/sessions/{id}/notebook.ipynb", notebooks::export);
-            routes.wsBeforeUpgrade("/api/v1/sessions/{id}/ws", origins::check);
             routes.ws("/api/v1/sessions/{id}/ws", socket::configure);
         });
     }

@@ -27,7 +27,7 @@ public record Settings(
         int processLimit,
         long workspaceBytes,
         long tmpBytes,
-        List<String> allowedOrigins,
+        BrowserAccess browserAccess,
         long maxCodeBytes,
         long maxInputFilesBytes,
         long maxUploadBytes,
@@ -77,7 +77,6 @@ public record Settings(
         if (inputTimeout.isNegative() || inputTimeout.isZero()) {
             throw new IllegalArgumentException("INPUT_TIMEOUT must be positive");
         }
-        allowedOrigins = List.copyOf(allowedOrigins);
         apiKeys = List.copyOf(apiKeys);
         if (!isLoopback(host) && apiKeys.isEmpty() && !allowAnonymous) {
             throw new IllegalArgumentException("refusing to listen on " + host + " without API keys: anyone who can reach it "
@@ -128,7 +127,7 @@ public record Settings(
                 r.integer("PROCESS_LIMIT", 256),
                 r.bytes("WORKSPACE_SIZE", 1L << 30),
                 r.bytes("TMP_SIZE", 256L << 20),
-                r.list("ALLOWED_ORIGINS"),
+                BrowserAccess.parse(r.string("HOST", "127.0.0.1"), r.list("ALLOWED_HOSTS"), r.list("ALLOWED_ORIGINS")),
                 r.bytes("MAX_CODE", 1L << 20),
                 r.bytes("MAX_INPUT_FILES", 32L << 20),
                 r.bytes("MAX_UPLOAD", 100L << 20),

@@ -56,7 +56,7 @@ public final class McpEndpoint implements AutoCloseable {
     public McpEndpoint(Settings settings, SessionManager sessions, Authenticator authenticator) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         this.mcpSessions = new McpSessions(sessions, settings.idleTtl(), settings.reapInterval());
-        this.gate = new McpGate(authenticator, mcpSessions, settings.allowedOrigins());
+        this.gate = new McpGate(authenticator, mcpSessions);
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint(PATH)

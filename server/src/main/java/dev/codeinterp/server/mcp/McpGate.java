@@ -9,12 +9,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.net.URI;
-import java.util.List;
 
 /**
  * Stands in front of the SDK's transport on {@code /mcp}: the API key (401 otherwise, as REST
- * answers), the browser Origin rule of the WebSocket, and MCP-session ownership, so that a session
+ * answers) and MCP-session ownership, so that a session
  * id is only good with the client that initialised it. It also sees the session's start (the
  * transport's {@code Mcp-Session-Id} answer, through {@link SessionIdWatch}) and its end (a DELETE
  * the transport accepted).
@@ -24,22 +22,16 @@ final class McpGate extends HttpFilter {
 
     private final Authenticator authenticator;
     private final McpSessions mcpSessions;
-    private final List<String> allowedOrigins;
 
-    McpGate(Authenticator authenticator, McpSessions mcpSessions, List<String> allowedOrigins) {
+    McpGate(Authenticator authenticator, McpSessions mcpSessions) {
         this.authenticator = authenticator;
         this.mcpSessions = mcpSessions;
-        this.allowedOrigins = allowedOrigins;
     }
 
     @Override
     protected void doFilter(HttpServletRequest req, HttpServletResponse res, FilterChain chain) throws IOException, ServletException {
         res.setHeader("X-Content-Type-Options", "nosniff");
         res.setHeader("Cache-Control", "no-store");
-        if (!originAllowed(req)) {
-            refuse(res, 403, "origin not allowed");
-            return;
-        }
         Client client;
         try {
             client = authenticator.authenticate(req.getHeader("Authorization"), req.getRemoteAddr());
@@ -61,22 +53,6 @@ final class McpGate extends HttpFilter {
         answer.finish();
         if (mcpSession != null && "DELETE".equals(req.getMethod()) && res.getStatus() == 200) {
             mcpSessions.end(mcpSession);
-        }
-    }
-
-    /** Browsers always send Origin on cross-site requests: only our own host and the allow-list may drive this. */
-    private boolean originAllowed(HttpServletRequest req) {
-        String origin = req.getHeader("Origin");
-        if (origin == null || allowedOrigins.contains(origin) || allowedOrigins.contains("*")) {
-            return true;
-        }
-        try {
-            URI uri = URI.create(origin);
-            String originHost = uri.getPort() == -1 ? uri.getHost() : uri.getHost() + ":" + uri.getPort();
-            String host = req.getHeader("Host");
-            return allowedOrigins.isEmpty() && host != null && host.equalsIgnoreCase(originHost);
-        } catch (IllegalArgumentException e) {
-            return false;
         }
     }
 
