@@ -145,16 +145,4 @@ public record Settings(
                 r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)),
                 PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()));
     }
-
-    /** The timeout for one execution: the request's, bounded by the maximum, or the default. */
-    public Duration timeoutFor(Double requestedSeconds) {
-        if (requestedSeconds == null) {
-            return defaultTimeout;
-        }
-        if (!(requestedSeconds > 0)) {
-            throw new IllegalArgumentException("timeout must be a positive number of seconds");
-        }
-        Duration requested = Duration.ofMillis((long) (requestedSeconds * 1000));
-        return requested.compareTo(maxTimeout) > 0 ? maxTimeout : requested;
-    }
 }
