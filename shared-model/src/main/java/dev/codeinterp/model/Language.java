@@ -1,6 +1,14 @@
 package dev.codeinterp.model;
 
-/** The language of a cell. Each keeps its own interpreter state in a session (docs/protocol.md). */
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The language of a cell. Each keeps its own interpreter state in a session (docs/protocol.md).
+ * The one list of languages: the MCP catalog and the assistant's tools are made from it; the
+ * runner's {@code protocol.py}, local mode's {@code cells.js} and {@code openapi.json} are held to
+ * it by {@code LanguageListTest}.
+ */
 public enum Language {
     PYTHON("python"),
     JAVASCRIPT("javascript"),
@@ -16,6 +24,21 @@ public enum Language {
         return wire;
     }
 
+    /** Every language's wire name, in order: {@code python}, {@code javascript}, {@code bash}. */
+    public static List<String> wireNames() {
+        List<String> names = new ArrayList<>();
+        for (Language language : values()) {
+            names.add(language.wire);
+        }
+        return names;
+    }
+
+    /** The names as a person reads them in a list: "python, javascript or bash". */
+    public static String spokenList() {
+        List<String> names = wireNames();
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
+    }
+
     /** The language a request names; null means Python. Unknown names are refused with a message for the user. */
     public static Language fromWire(String name) {
         if (name == null) {
@@ -26,6 +49,6 @@ public enum Language {
                 return language;
             }
         }
-        throw new IllegalArgumentException("language '" + name + "' is not supported; use python, javascript or bash");
+        throw new IllegalArgumentException("language '" + name + "' is not supported; use " + spokenList());
     }
 }

@@ -69,7 +69,7 @@ public final class McpEndpoint implements AutoCloseable {
         FileTools files = new FileTools(mcpSessions, settings, json);
         this.server = McpServer.sync(transport)
                 .serverInfo("codeinterp", "0.1.0")
-                .instructions("Runs Python code in isolated, offline sandboxes. Use run_code for one-off computations; "
+                .instructions("Runs Python, JavaScript and bash code in isolated, offline sandboxes. Use run_code for one-off computations; "
                         + "create_session when state or uploaded files must persist across calls.")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
                 .jsonMapper(json)

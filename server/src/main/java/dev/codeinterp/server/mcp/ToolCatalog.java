@@ -1,5 +1,7 @@
 package dev.codeinterp.server.mcp;
 
+import dev.codeinterp.model.Language;
+import dev.codeinterp.model.json.Json;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 
@@ -16,31 +18,32 @@ final class ToolCatalog {
     }
 
     Tool runCode() {
-        return tool("run_code", "Run Python code",
+        return tool("run_code", "Run Python, JavaScript or bash code",
                 """
-                Runs Python 3 code in an isolated sandbox (no network; numpy, pandas, matplotlib, scipy and \
-                other common packages are installed) and returns its stdout, stderr, the value of the last \
-                expression, any error with its traceback, and every matplotlib figure or other PNG as an image. \
+                Runs Python 3 (the default), JavaScript (Node.js) or bash code in an isolated sandbox (no network; \
+                numpy, pandas, matplotlib, scipy and other common Python packages are installed) and returns its \
+                stdout, stderr, the value of the last expression, any error with its traceback, and every matplotlib figure or other PNG as an image. \
                 Without session_id each call is a fresh interpreter that is thrown away afterwards (files it \
                 writes come back in the result). With a session_id from create_session, the code runs in that \
                 session's interpreter: variables, imports and files persist between calls.""",
                 """
                 {"type": "object", "properties": {
-                  "code": {"type": "string", "description": "The Python source to run, as in a notebook cell."},
-                  "language": {"type": "string", "enum": ["python", "javascript", "bash"], "description": "\\"python\\" (the default), \\"javascript\\" (Node.js, REPL semantics) or \\"bash\\"; in a session each language keeps its own state and all share the files."},
+                  "code": {"type": "string", "description": "The source to run, as in a notebook cell."},
+                  "language": {"type": "string", "enum": %s, "description": "\\"python\\" (the default), \\"javascript\\" (Node.js, REPL semantics) or \\"bash\\"; in a session each language keeps its own state and all share the files."},
                   "timeout": {"type": "number",
                     "description": "Seconds the code may run before it is stopped; the server's default and maximum apply."},
                   "packages": {"type": "array", "maxItems": 32,
                     "items": {"type": "string", "maxLength": 214},
                     "description": "Packages to install before the code runs (python: names from the package index, optionally name==version; javascript: npm names, optionally name@version). Only names on the server's allowlist are installed; any other refuses the call and the code does not run. Installing does not count against the timeout."},
                   %s
-                }, "required": ["code"], "additionalProperties": false}""".formatted(SESSION_ID));
+                }, "required": ["code"], "additionalProperties": false}""".formatted(languages(), SESSION_ID));
     }
 
     Tool createSession() {
-        return tool("create_session", "Start a Python session",
+        return tool("create_session", "Start a session",
                 """
-                Starts a stateful Python session and returns its session_id. Use it when work spans several \
+                Starts a stateful session (Python, JavaScript and bash, each keeping its own state, all sharing \
+                the files) and returns its session_id. Use it when work spans several \
                 run_code calls (keep variables or loaded data) or needs files uploaded first. The session \
                 belongs to this MCP connection, ends with it, and should be closed with close_session when done.""",
                 """
@@ -98,6 +101,11 @@ final class ToolCatalog {
                 {"type": "object", "properties": {
                   %s
                 }, "required": ["session_id"], "additionalProperties": false}""".formatted(SESSION_ID));
+    }
+
+    /** The languages as a JSON array, from the one list ({@link Language}). */
+    private static String languages() {
+        return Json.write(Language.wireNames());
     }
 
     private Tool tool(String name, String title, String description, String schema) {

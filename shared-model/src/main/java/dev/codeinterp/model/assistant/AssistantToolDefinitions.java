@@ -1,5 +1,7 @@
 package dev.codeinterp.model.assistant;
 
+import dev.codeinterp.model.Language;
+
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +31,7 @@ public final class AssistantToolDefinitions {
     private static Object runCode() {
         Map<String, Object> code = property("string", "The complete program to run.");
         Map<String, Object> language = property("string", "python (the default), javascript (Node.js) or bash.");
-        language.put("enum", List.of("python", "javascript", "bash"));
+        language.put("enum", Language.wireNames());
         Map<String, Object> runProperties = new LinkedHashMap<>();
         runProperties.put("code", code);
         runProperties.put("language", language);
