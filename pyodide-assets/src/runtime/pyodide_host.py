@@ -12,6 +12,7 @@ import signal
 import time
 
 from codeinterp_runner import protocol
+from codeinterp_runner.mime import mime_of
 from codeinterp_runner.cells import Runner
 from codeinterp_runner.output import utf8_boundary
 from codeinterp_runner.transform import transform
@@ -34,48 +35,6 @@ def snapshot():
                 stat = entry.stat(follow_symlinks=False)
                 files[entry.name] = (stat.st_size, stat.st_mtime_ns)
     return files
-
-
-# A mirror of shared-model's MimeTypes (dev.codeinterp.model.rules), so both modes give an artifact
-# the same type; Python's own mimetypes disagrees on several (.log, .jsonl, .parquet, .js ...).
-# pyodide-assets/src/test/python holds it to shared-model's rules/mime-types.json.
-MIME_BY_EXTENSION = {
-    'csv': 'text/csv',
-    'tsv': 'text/tab-separated-values',
-    'txt': 'text/plain',
-    'log': 'text/plain',
-    'md': 'text/markdown',
-    'py': 'text/x-python',
-    'js': 'text/javascript',
-    'mjs': 'text/javascript',
-    'wasm': 'application/wasm',
-    'json': 'application/json',
-    'jsonl': 'application/x-ndjson',
-    'xml': 'application/xml',
-    'html': 'text/html',
-    'htm': 'text/html',
-    'png': 'image/png',
-    'jpg': 'image/jpeg',
-    'jpeg': 'image/jpeg',
-    'gif': 'image/gif',
-    'webp': 'image/webp',
-    'svg': 'image/svg+xml',
-    'pdf': 'application/pdf',
-    'zip': 'application/zip',
-    'gz': 'application/gzip',
-    'parquet': 'application/vnd.apache.parquet',
-    'xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    'xls': 'application/vnd.ms-excel',
-    'docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    'pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-}
-
-
-def mime_of(name):
-    dot = name.rfind('.')
-    if dot < 0 or dot == len(name) - 1:
-        return 'application/octet-stream'
-    return MIME_BY_EXTENSION.get(name[dot + 1:].lower(), 'application/octet-stream')
 
 
 def python_source(code):

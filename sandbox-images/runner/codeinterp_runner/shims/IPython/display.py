@@ -9,6 +9,7 @@ import json as _json
 import os
 
 from codeinterp_runner import publish
+from codeinterp_runner.mime import mime_of
 from codeinterp_runner.publish import DisplayHandle
 
 __all__ = ['display', 'update_display', 'clear_output', 'publish_display_data', 'DisplayHandle', 'DisplayObject',
@@ -164,7 +165,7 @@ class JSON(DisplayObject):
 
 
 _IMAGE_SIGNATURES = ((b'\x89PNG\r\n\x1a\n', 'png'), (b'\xff\xd8', 'jpeg'), (b'GIF8', 'gif'))
-_IMAGE_MIMES = {'png': 'image/png', 'jpeg': 'image/jpeg', 'jpg': 'image/jpeg', 'gif': 'image/gif'}
+_EMBEDDED_FORMATS = ('png', 'jpeg', 'gif')  # what Image embeds; their types come from the shared table
 
 
 class Image(DisplayObject):
@@ -187,7 +188,7 @@ class Image(DisplayObject):
         self.format = 'jpeg' if format == 'jpg' else (format or 'png')
         self.embed = self.data is not None if embed is None else embed
         self.width, self.height, self.alt = width, height, alt
-        if self.format not in _IMAGE_MIMES:
+        if self.format not in _EMBEDDED_FORMATS:
             raise ValueError(f'Cannot embed the {self.format!r} image format')
 
     def _size_metadata(self):
@@ -199,7 +200,7 @@ class Image(DisplayObject):
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         if self.embed and self.data is not None:
-            mime = _IMAGE_MIMES[self.format]
+            mime = mime_of('image.' + self.format)
             metadata = self._size_metadata()
             return {mime: base64.b64encode(self.data).decode('ascii')}, ({mime: metadata} if metadata else {})
         if self.url:
