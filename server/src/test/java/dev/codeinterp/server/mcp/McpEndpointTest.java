@@ -1,5 +1,6 @@
 package dev.codeinterp.server.mcp;
 
+import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.session.Tokens;
@@ -144,12 +145,19 @@ class McpEndpointTest {
         McpHttp mcp = alice();
         String id = mcp.result("create_session", Map.of()).object("structuredContent").string("session_id");
         try {
+            java.util.concurrent.CountDownLatch printed = new java.util.concurrent.CountDownLatch(1);
             java.util.concurrent.CompletableFuture<JsonObject> running = java.util.concurrent.CompletableFuture.supplyAsync(
-                    () -> mcp.result("run_code", Map.of("session_id", id, "code", "import time\nprint('start', flush=True)\ntime.sleep(60)")));
-            Thread.sleep(3000);
+                    () -> mcp.callStreaming("run_code", Map.of("session_id", id, "code", "import time\nprint('start', flush=True)\ntime.sleep(60)"),
+                            m -> {
+                                if (m.optString("method", "").equals("notifications/progress") && Json.write(m.asMap()).contains("start")) {
+                                    printed.countDown();
+                                }
+                            }));
+            // the cell is running (it printed), not queued: an interrupt now is a KeyboardInterrupt in it
+            assertThat(printed.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the cell printed 'start'").isTrue();
             mcp.result("interrupt", Map.of("session_id", id));
-            JsonObject stopped = running.get(30, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(stopped.object("structuredContent").string("status")).isIn("interrupted", "error");
+            JsonObject stopped = running.get(30, java.util.concurrent.TimeUnit.SECONDS).object("result");
+            assertThat(stopped.object("structuredContent").string("status")).isEqualTo("interrupted");
             assertThat(stopped.optBoolean("isError", false)).isTrue();
         } finally {
             mcp.result("close_session", Map.of("session_id", id));

@@ -75,6 +75,41 @@ final class McpHttp {
         return a.last().object("result");
     }
 
+    /**
+     * tools/call with a progress token, each message handed to {@code onMessage} as it arrives on
+     * the stream (progress notifications while the code runs, the response last); answers the response.
+     */
+    JsonObject callStreaming(String tool, Map<String, Object> arguments, java.util.function.Consumer<JsonObject> onMessage) {
+        Map<String, Object> message = new LinkedHashMap<>();
+        message.put("jsonrpc", "2.0");
+        message.put("id", ids.incrementAndGet());
+        message.put("method", "tools/call");
+        message.put("params", Map.of("name", tool, "arguments", arguments, "_meta", Map.of("progressToken", "stream-" + message.get("id"))));
+        try {
+            HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(base().POST(HttpRequest.BodyPublishers.ofString(Json.write(message))).build(),
+                    HttpResponse.BodyHandlers.ofLines());
+            JsonObject last = null;
+            for (String line : (Iterable<String>) r.body()::iterator) {
+                if (line.startsWith("data:")) {
+                    last = JsonObject.parse(line.substring(5).strip());
+                    onMessage.accept(last);
+                } else if (line.startsWith("{")) {
+                    last = JsonObject.parse(line);
+                    onMessage.accept(last);
+                }
+            }
+            if (last == null) {
+                throw new AssertionError(tool + " answered " + r.statusCode() + " with no message");
+            }
+            return last;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     Answer send(String body) {
         return exchange(base().POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
