@@ -120,6 +120,9 @@ else
 fi
 
 # Register runsc; --network=none is required on these hosts (the sandbox has no network anyway).
+# --platform=ptrace: under systrap, this runsc's default, a cell that allocates without bound leaves
+# its sandbox stuck at the memory limit (not killed) until the cell's timeout; under ptrace (the 2022
+# runsc's default) the kernel kills it at once and the cell ends as "oom" (HardeningContract).
 # "experimental" lets Docker checkpoint and restore runsc containers. Other settings are kept.
 mkdir -p /etc/docker
 config_changed=$(python3 - /etc/docker/daemon.json "$runsc_path" <<'PY'
@@ -130,9 +133,11 @@ cfg = json.loads(text) if text.strip() else {}
 before = json.dumps(cfg, sort_keys=True)
 entry = cfg.setdefault("runtimes", {}).setdefault("runsc", {})
 entry["path"] = runsc
-args = entry.setdefault("runtimeArgs", [])
-if "--network=none" not in args:
-    args.append("--network=none")
+args = [a for a in entry.get("runtimeArgs", []) if not a.startswith("--platform")]
+for arg in ("--network=none", "--platform=ptrace"):
+    if arg not in args:
+        args.append(arg)
+entry["runtimeArgs"] = args
 cfg["experimental"] = True
 if json.dumps(cfg, sort_keys=True) != before:
     with open(path, "w") as f:
