@@ -98,7 +98,7 @@ EOF
     release=$(release_of "$found")
     upstream=${wanted%-*}
     if [ -z "$release" ] || dpkg --compare-versions "0.0~$release" lt "$upstream"; then
-      log "replacing $found (release ${release:-unknown}) with bookworm-backports' runsc $wanted"
+      log "$found is older (release ${release:-unknown}): registering bookworm-backports' runsc $wanted instead"
       install=1
     fi
   fi
