@@ -207,6 +207,61 @@ test('two widgets on a page of another origin run code through run(), stream liv
   }
 });
 
+for (const runtime of ['server', 'browser']) test(`${runtime} runtime: clear() takes the outputs away and keeps the variables; reset() restarts and clears, a running cell too; the height shrinks after either`, async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${hostPort}/`);
+    await page.evaluate(async (r) => {
+      window.w = await CodeInterp.mount(document.getElementById('a'), { runtime: r });
+      await new Promise((resolve) => w.on('ready', resolve));
+    }, runtime);
+    const frame = widgetFrame(page, runtime);
+    const turns = () => frame.getByTestId('turn').count();
+    // run() resolves as the cell ends; the widget draws its turn at its next animation frame
+    const turnsBecome = (n) => frame.waitForFunction((k) => document.querySelectorAll('[data-testid="turn"]').length === k, n);
+    const height = () => page.evaluate(() => w.element.getBoundingClientRect().height);
+    await frame.getByTestId('intro').waitFor();
+    await page.waitForTimeout(300); // the first resize
+    const fresh = await height();
+
+    await page.evaluate(() => w.run("kept = 41\nprint('\\n'.join(str(i) for i in range(20)))"));
+    await page.waitForFunction((h) => w.element.getBoundingClientRect().height > h + 200, fresh);
+    await turnsBecome(1);
+    await page.evaluate(() => w.clear());
+    await page.waitForFunction((h) => w.element.getBoundingClientRect().height <= h, fresh);
+    assert.equal(await turns(), 0, 'clear() took the turn away');
+    assert.equal(await frame.getByTestId('intro').count(), 1, 'the widget looks as it did when new');
+    const kept = await page.evaluate(() => w.run('kept + 1'));
+    assert.equal(kept.results[0]['text/plain'], '42', 'clear() kept the variables');
+    await turnsBecome(1); // cells after a clear show as before
+
+    // reset() while a cell runs: the cell ends (run() says how), and its turn goes with the rest for good
+    const running = page.evaluate(() => w.run("print('started', flush=True)\nimport time\ntime.sleep(60)"));
+    await frame.locator('[data-testid="turn"].running').waitFor();
+    await frame.getByTestId('output').filter({ hasText: 'started' }).waitFor();
+    await page.waitForFunction((h) => w.element.getBoundingClientRect().height > h + 60, fresh);
+    await page.evaluate(() => w.reset());
+    assert.equal((await running).status, 'interrupted');
+    await page.waitForFunction((h) => w.element.getBoundingClientRect().height <= h, fresh);
+    await page.waitForTimeout(500); // the running cell's last events came and were not shown
+    assert.equal(await turns(), 0, 'reset() took every turn away, the running one too');
+    assert.equal(await height(), fresh);
+    const lost = await page.evaluate(() => w.run('kept'));
+    assert.equal(lost.error.name, 'NameError', 'reset() restarted the interpreter');
+    await turnsBecome(1);
+    // between cells too: no turn, and no notice of the restart
+    await page.evaluate(() => w.reset());
+    await page.waitForFunction((h) => w.element.getBoundingClientRect().height <= h, fresh);
+    await page.waitForTimeout(1000); // the restart's own event came and was not shown
+    assert.equal(await frame.locator('[data-testid="turn"], [data-testid="notice-turn"]').count(), 0);
+    assert.equal(await height(), fresh);
+    assert.equal((await page.evaluate(() => w.run('kept = 1\nkept'))).results[0]['text/plain'], '1');
+  } finally {
+    await context.close();
+  }
+});
+
 test("the files option puts the host's files in the workspace before anything runs, in both runtimes; a file from elsewhere stops it", async () => {
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -12,25 +12,22 @@
 (function (ns) {
   'use strict';
 
-  const GRACE_MS = 700; // an interrupted cell that has not stopped by then loses its worker
   const RESIGNAL_MS = 150; // while it has not stopped, a SIGINT Python took without raising is sent again
-  const DEFAULT_TIMEOUT_MS = 30000;
-  const DEFAULT_MAX_OUTPUT = 1 << 20;
   const LANGUAGES = ['python', 'javascript', 'bash'];
   const BASH_UNAVAILABLE = {
     ename: 'LanguageUnavailable',
     evalue: 'Bash needs a real shell, and local mode runs in this browser, which has none: '
       + 'switch to Server mode to run bash cells',
   };
-  const DEFAULT_INPUT_TIMEOUT_MS = 5 * 60 * 1000; // the server's CODEINTERP_INPUT_TIMEOUT default
 
   ns.cells = function cells(frame) {
     const { toApp, sendLine, config } = frame;
-    // The server's own defaults (CODEINTERP_TIMEOUT, CODEINTERP_OUTPUT_CAP), so both modes agree
-    const defaultTimeoutMs = positive(config.timeoutMs, DEFAULT_TIMEOUT_MS);
-    const defaultMaxOutput = Number.isInteger(config.maxOutputBytes) && config.maxOutputBytes >= 0
-      ? config.maxOutputBytes : DEFAULT_MAX_OUTPUT;
-    const inputTimeoutMs = positive(config.inputTimeoutMs, DEFAULT_INPUT_TIMEOUT_MS);
+    // The server's own settings, given with the page (LocalRuntimeConfig): CODEINTERP_TIMEOUT,
+    // _OUTPUT_CAP, _INPUT_TIMEOUT and _INTERRUPT_GRACE. No defaults here, so both modes agree.
+    const defaultTimeoutMs = limit(config, 'timeoutMs');
+    const defaultMaxOutput = limit(config, 'maxOutputBytes');
+    const inputTimeoutMs = limit(config, 'inputTimeoutMs');
+    const graceMs = limit(config, 'interruptGraceMs'); // an interrupted cell that has not stopped by then loses its worker
     const utf8 = new TextEncoder();
     let executionCount = 0; // the last cell's execution_count: a synthesized `started` follows it
     let uncounted = 0; // cells the Python runner did not number (other languages, synthesized starts)
@@ -232,9 +229,9 @@
       }, RESIGNAL_MS);
       cell.grace = setTimeout(() => {
         clearInterval(again);
-        frame.replaceWorker(`the cell did not stop within ${seconds(GRACE_MS)} of being interrupted, so the interpreter was restarted`,
+        frame.replaceWorker(`the cell did not stop within ${seconds(graceMs)} of being interrupted, so the interpreter was restarted`,
           stopEnding());
-      }, GRACE_MS);
+      }, graceMs);
       cell.resignal = again;
     }
 
@@ -416,6 +413,15 @@
 
     return { onExecute, onInterrupt, onInputReply, onLine, onRestart, onReplaced, onFatal, pump };
   };
+
+  /** One of the server's limits from the page's configuration; a page without it is the server's bug, said at once. */
+  function limit(config, name) {
+    const value = config[name];
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new Error(`the runtime page's configuration has no ${name} (the server gives it with the page)`);
+    }
+    return value;
+  }
 
   function positive(value, fallback) {
     return typeof value === 'number' && value > 0 && Number.isFinite(value) ? value : fallback;

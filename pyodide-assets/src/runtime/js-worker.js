@@ -97,7 +97,7 @@
 
   async function runCell(m) {
     const count = Number.isInteger(m.count) ? m.count : 1;
-    current = { id: m.id, count, maxOutputBytes: m.maxOutputBytes ?? 1 << 20, bytes: 0, pending: null };
+    current = { id: m.id, count, maxOutputBytes: m.maxOutputBytes, bytes: 0, pending: null };
     const begun = Date.now();
     postLine({ type: 'started', id: m.id, execution_count: count });
     let status = 'ok';

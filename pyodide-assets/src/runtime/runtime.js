@@ -34,6 +34,7 @@
     timeoutMs: raw.timeoutMs,
     maxOutputBytes: raw.maxOutputBytes,
     inputTimeoutMs: raw.inputTimeoutMs,
+    interruptGraceMs: raw.interruptGraceMs,
     mirrorFileLimit: ns.workspace.MIRROR_FILE_LIMIT,
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an

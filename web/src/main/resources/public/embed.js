@@ -63,6 +63,7 @@
     let nextId = 1;
     let port = null;
     let readyInfo = null;
+    let capabilities = []; // what the widget's hello says it understands
     let destroyed = false;
     let stopThemeWatch = null;
 
@@ -150,7 +151,19 @@
         }
         return request(m);
       },
-      reset: function () { return request({ type: 'reset' }); },
+      /**
+       * Restart and clear: a fresh interpreter (variables gone, workspace kept) and none of the
+       * widget's outputs, the running cell's included; the height shrinks with them. A widget too
+       * old to clear only restarts.
+       */
+      reset: function () {
+        return request(capabilities.indexOf('clear') >= 0 ? { type: 'clear', restart: true } : { type: 'reset' });
+      },
+      /** Clears the outputs of the cells that ended; the interpreter and its variables stay. */
+      clear: function () {
+        if (capabilities.indexOf('clear') < 0) return Promise.reject(new Error('this widget cannot clear its outputs (its server is older than this helper)'));
+        return request({ type: 'clear', restart: false });
+      },
       /** Places a file (a Blob or an ArrayBuffer) in the widget's workspace; code reads it by name. */
       putFile: function (name, content) {
         const bytes = content instanceof ArrayBuffer ? Promise.resolve(content.slice(0)) : new Blob([content]).arrayBuffer();
@@ -179,6 +192,7 @@
       if (e.source !== frame.contentWindow || e.origin !== origin || port !== null) return;
       const m = e.data;
       if (!m || m.type !== 'hello' || m.version !== VERSION) return;
+      capabilities = Array.isArray(m.capabilities) ? m.capabilities : [];
       const channel = new MessageChannel();
       port = channel.port1;
       port.onmessage = onPortMessage;

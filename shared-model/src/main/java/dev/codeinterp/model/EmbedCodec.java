@@ -40,6 +40,12 @@ public final class EmbedCodec {
             case LIST_FILES:
                 m.put("id", ((EmbedMessage.ToWidget) message).id());
                 break;
+            case CLEAR: {
+                EmbedMessage.Clear c = (EmbedMessage.Clear) message;
+                m.put("id", c.id());
+                m.put("restart", c.restart());
+                break;
+            }
             case PUT_FILE:
             case GET_FILE:
                 m.put("id", ((EmbedMessage.ToWidget) message).id());
@@ -179,6 +185,8 @@ public final class EmbedCodec {
                         o.has("ui") ? o.string("ui") : null, o.optIntegerOrNull("maxHeight"));
             case RESET:
                 return new EmbedMessage.Reset(o.string("id"));
+            case CLEAR:
+                return new EmbedMessage.Clear(o.string("id"), o.optBoolean("restart", false));
             case PUT_FILE:
                 return new EmbedMessage.PutFile(o.string("id"), o.string("name"));
             case LIST_FILES:

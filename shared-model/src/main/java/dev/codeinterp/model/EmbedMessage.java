@@ -16,7 +16,8 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
     Type type();
 
     /** What the host sends the widget. */
-    sealed interface ToWidget extends EmbedMessage permits Run, SetCode, GetCode, SetTheme, SetOptions, Reset, PutFile, ListFiles, GetFile {
+    sealed interface ToWidget extends EmbedMessage permits Run, SetCode, GetCode, SetTheme, SetOptions, Reset, Clear, PutFile, ListFiles,
+            GetFile {
         String id();
     }
 
@@ -50,9 +51,17 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
         public Type type() { return Type.SET_OPTIONS; }
     }
 
-    /** A fresh interpreter: variables are gone. */
+    /** A fresh interpreter: variables are gone; the widget's outputs stay (protocol 1's first meaning, kept). */
     record Reset(String id) implements ToWidget {
         public Type type() { return Type.RESET; }
+    }
+
+    /**
+     * Clears the widget's outputs: the turns of the cells that ended. With {@code restart}, Jupyter's
+     * "restart and clear": a fresh interpreter too, and every turn goes, the running cell's included.
+     */
+    record Clear(String id, boolean restart) implements ToWidget {
+        public Type type() { return Type.CLEAR; }
     }
 
     /** Places a file in the workspace; its bytes (an ArrayBuffer) travel beside the message. Answered by a {@link Reply}. */
@@ -136,7 +145,7 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
 
     enum Type {
         RUN("run"), SET_CODE("setCode"), GET_CODE("getCode"), SET_THEME("setTheme"), SET_OPTIONS("setOptions"),
-        RESET("reset"), PUT_FILE("putFile"), LIST_FILES("listFiles"), GET_FILE("getFile"), FILE_LIST("files"),
+        RESET("reset"), CLEAR("clear"), PUT_FILE("putFile"), LIST_FILES("listFiles"), GET_FILE("getFile"), FILE_LIST("files"),
         FILE_CONTENT("fileContent"), HELLO("hello"), READY("ready"), STATUS("status"), STREAM("stream"), DISPLAY("display"),
         FINISHED("finished"), RESIZE("resize"), CODE_CHANGE("codechange"), REPLY("reply"), FAILURE("error"), FILE("file"), INPUT_REQUEST("input_request");
 

@@ -23,6 +23,7 @@ final class LocalRuntimeCodec {
         m.put("timeoutMs", c.timeoutMs());
         m.put("maxOutputBytes", c.maxOutputBytes());
         m.put("inputTimeoutMs", c.inputTimeoutMs());
+        m.put("interruptGraceMs", c.interruptGraceMs());
         return Json.write(m);
     }
 

@@ -22,6 +22,8 @@ class EmbedCodecTest {
                 new EmbedMessage.SetOptions("5", true, "output", 300L),
                 new EmbedMessage.SetOptions("5b", null, null, null),
                 new EmbedMessage.Reset("6"),
+                new EmbedMessage.Clear("6b", false),
+                new EmbedMessage.Clear("6c", true),
                 new EmbedMessage.Hello(1, List.of("run", "stream")),
                 new EmbedMessage.Ready("server", "Server · runc"),
                 new EmbedMessage.StatusChange("connected"),

@@ -59,7 +59,7 @@ final class LocalRuntimeAssets {
         this.embedAncestors = settings.embedOrigins().csp();
         LocalRuntimeConfig page = new LocalRuntimeConfig(bundle.pyodideVersion(), indexPath, packages.url(), runtimePath,
                 WHEELS_PATH, settings.maxUploadBytes(), settings.defaultTimeout().toMillis(), settings.outputCapBytes(),
-                settings.inputTimeout().toMillis());
+                settings.inputTimeout().toMillis(), settings.interruptGrace().toMillis());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         String config = WireCodec.encode(page).replace("<", "\\u003c");
         this.pageTemplate = bundle.find("runtime", "runtime.html")

@@ -26,7 +26,7 @@ import org.teavm.jso.dom.html.HTMLElement;
  * (no session, no Python) until the parent's origin checked out; the session token stays here.
  */
 public final class EmbedApp implements Interpreter.Listener, Composer.Actions, SessionStarter.Listener {
-    private static final String CAPABILITIES = "run,setCode,getCode,setTheme,setOptions,reset,"
+    private static final String CAPABILITIES = "run,setCode,getCode,setTheme,setOptions,reset,clear,"
             + "ready,status,stream,display,input_request,file,finished,resize,codechange";
 
     private final EmbedOptions options = EmbedOptions.fromFragment();
@@ -171,6 +171,16 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
                     interpreter.restart();
                 }
                 break;
+            case CLEAR: {
+                boolean restart = ((EmbedMessage.Clear) m).restart();
+                if (restart && interpreter != null) {
+                    interpreter.restart();
+                }
+                if (conversation != null) {
+                    conversation.clear(restart); // the height follows: the observer sends the smaller one
+                }
+                break;
+            }
             case PUT_FILE:
             case LIST_FILES:
             case GET_FILE:

@@ -9,8 +9,11 @@ import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** The column of turns, one per execution, built from the session's events in seq order. */
 public final class ConversationView {
@@ -26,6 +29,12 @@ public final class ConversationView {
     /** Assistant turns by their execution id (a {@code prompt} starts one). */
     private final Map<String, AssistantTurnView> assistantTurns = new HashMap<>();
     private final List<SessionEvent> backlog = new ArrayList<>();
+    /** The cells whose turns {@link #clear} took away while they still ran: their later events are not shown. */
+    private final Set<String> dropped = new HashSet<>();
+    /** The notes of refused cells, which {@link #clear} takes away too. */
+    private final List<HTMLElement> notes = new ArrayList<>();
+    /** A restart went with the last {@link #clear}: its notice is not shown either. */
+    private boolean quietRestart;
     private boolean scheduled;
     private final FinishedListener onFinished;
     private int running;
@@ -75,7 +84,8 @@ public final class ConversationView {
         int done = 0;
         HTMLElement last = null;
         while (done < backlog.size() && (done == 0 || Browser.now() - started < FRAME_BUDGET_MS)) {
-            last = render(backlog.get(done++));
+            HTMLElement shown = render(backlog.get(done++));
+            last = shown != null ? shown : last;
         }
         backlog.subList(0, done).clear();
         if (follow && last != null) {
@@ -93,11 +103,68 @@ public final class ConversationView {
             root.removeChild(empty);
         }
         HTMLElement note = RefusedCell.render(code, why);
+        notes.add(note);
         root.appendChild(note);
         Browser.scrollIntoView(note);
     }
 
+    /**
+     * Takes away the turns of the cells that ended (what is still waiting for its turn to render
+     * first), and the notes of refused cells; turns of cells still queued or running stay. With
+     * {@code everything} (a restart goes with it) their turns go too and the rest of their events
+     * is not shown, nor the restart's notice. No turn left: the intro is back, as in a fresh view.
+     */
+    public void clear(boolean everything) {
+        for (SessionEvent e : backlog) {
+            render(e);
+        }
+        backlog.clear();
+        for (Iterator<Map.Entry<String, TurnView>> it = turns.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, TurnView> turn = it.next();
+            if (everything || turn.getValue().finished() != null) {
+                if (turn.getValue().finished() == null) {
+                    dropped.add(turn.getKey());
+                }
+                detach(turn.getValue().root());
+                it.remove();
+            }
+        }
+        if (everything) {
+            for (AssistantTurnView turn : assistantTurns.values()) {
+                detach(turn.promptRoot());
+                detach(turn.answerRoot());
+            }
+            assistantTurns.clear();
+        }
+        notes.forEach(this::detach);
+        notes.clear();
+        quietRestart = everything;
+        if (turns.isEmpty() && assistantTurns.isEmpty() && empty.getParentNode() == null) {
+            root.appendChild(empty);
+        }
+    }
+
+    private void detach(HTMLElement e) {
+        if (e.getParentNode() != null) {
+            e.getParentNode().removeChild(e);
+        }
+    }
+
     private HTMLElement render(SessionEvent e) {
+        if (quietRestart && e.event() instanceof Event.Restarted) {
+            quietRestart = false; // a restart says so once: on the cell it ended, or on its own between cells
+            if (e.executionId().isEmpty()) {
+                return null;
+            }
+        }
+        if (dropped.contains(e.executionId())) {
+            if (e.event() instanceof Event.Finished f) { // the cell ended out of sight: it no longer counts as running
+                dropped.remove(e.executionId());
+                running = Math.max(0, running - 1);
+                onFinished.onFinished(f);
+            }
+            return null;
+        }
         if (e.event().type() == dev.codeinterp.model.EventType.PROMPT || assistantTurns.containsKey(e.executionId())) {
             return renderAssistant(e);
         }
