@@ -1,7 +1,7 @@
 package dev.codeinterp.model;
 
 /** How an assistant turn ended ({@code assistant_done}'s {@code status}). */
-public enum AssistantStatus {
+public enum AssistantStatus implements WireName {
     /** The model answered ({@code finish_reason: stop}). */
     ANSWERED("answered"),
     /** The model hit the token limit mid-answer ({@code finish_reason: length}). */
@@ -19,16 +19,12 @@ public enum AssistantStatus {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
 
     public static AssistantStatus fromWire(String name) {
-        for (AssistantStatus s : values()) {
-            if (s.wire.equals(name)) {
-                return s;
-            }
-        }
-        return null;
+        return WireName.find(values(), name);
     }
 }

@@ -1,6 +1,6 @@
 package dev.codeinterp.model;
 
-public enum ClientMessageType {
+public enum ClientMessageType implements WireName {
     HELLO("hello"),
     EXECUTE("execute"),
     INTERRUPT("interrupt"),
@@ -15,16 +15,12 @@ public enum ClientMessageType {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
 
     public static ClientMessageType fromWire(String name) {
-        for (ClientMessageType t : values()) {
-            if (t.wire.equals(name)) {
-                return t;
-            }
-        }
-        return null;
+        return WireName.find(values(), name);
     }
 }

@@ -143,7 +143,7 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
         public Type type() { return Type.FAILURE; }
     }
 
-    enum Type {
+    enum Type implements WireName {
         RUN("run"), SET_CODE("setCode"), GET_CODE("getCode"), SET_THEME("setTheme"), SET_OPTIONS("setOptions"),
         RESET("reset"), CLEAR("clear"), PUT_FILE("putFile"), LIST_FILES("listFiles"), GET_FILE("getFile"), FILE_LIST("files"),
         FILE_CONTENT("fileContent"), HELLO("hello"), READY("ready"), STATUS("status"), STREAM("stream"), DISPLAY("display"),
@@ -155,17 +155,13 @@ public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage
             this.wire = wire;
         }
 
+        @Override
         public String wire() {
             return wire;
         }
 
         public static Type fromWire(String wire) {
-            for (Type t : values()) {
-                if (t.wire.equals(wire)) {
-                    return t;
-                }
-            }
-            return null;
+            return WireName.find(values(), wire);
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.codeinterp.model;
 
 /** The {@code type} discriminator of an {@link Event} on the wire. */
-public enum EventType {
+public enum EventType implements WireName {
     QUEUED("queued"),
     STARTED("started"),
     STREAM("stream"),
@@ -28,17 +28,13 @@ public enum EventType {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
 
     /** The type for a wire name, or null when it is not one. */
     public static EventType fromWire(String name) {
-        for (EventType t : values()) {
-            if (t.wire.equals(name)) {
-                return t;
-            }
-        }
-        return null;
+        return WireName.find(values(), name);
     }
 }

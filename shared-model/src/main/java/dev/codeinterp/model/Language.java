@@ -9,7 +9,7 @@ import java.util.List;
  * runner's {@code protocol.py}, local mode's {@code cells.js} and {@code openapi.json} are held to
  * it by {@code LanguageListTest}.
  */
-public enum Language {
+public enum Language implements WireName {
     PYTHON("python"),
     JAVASCRIPT("javascript"),
     BASH("bash");
@@ -20,6 +20,7 @@ public enum Language {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }

@@ -1,7 +1,7 @@
 package dev.codeinterp.model;
 
 /** The admission limits a request can run into; their wire names appear in error bodies and frames. */
-public enum Limit {
+public enum Limit implements WireName {
     /** Open sessions on the server in total: the server is full. */
     SESSIONS("sessions"),
     /** Open sessions of one API key (or one address, when anonymous): that client's quota. */
@@ -17,17 +17,13 @@ public enum Limit {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
 
     /** The limit of a wire name, or null for null or a name this version does not know. */
     public static Limit fromWire(String name) {
-        for (Limit l : values()) {
-            if (l.wire.equals(name)) {
-                return l;
-            }
-        }
-        return null;
+        return WireName.find(values(), name);
     }
 }

@@ -122,7 +122,7 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
     }
 
     /** The {@code type} discriminator: one constant per record, for switching over a message. */
-    enum Type {
+    enum Type implements WireName {
         EXECUTE("execute"),
         INTERRUPT("interrupt"),
         RESTART("restart"),
@@ -148,17 +148,13 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
             this.wire = wire;
         }
 
+        @Override
         public String wire() {
             return wire;
         }
 
         public static Type fromWire(String name) {
-            for (Type t : values()) {
-                if (t.wire.equals(name)) {
-                    return t;
-                }
-            }
-            return null;
+            return WireName.find(values(), name);
         }
     }
 }

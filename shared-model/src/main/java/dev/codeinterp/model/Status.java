@@ -1,7 +1,7 @@
 package dev.codeinterp.model;
 
 /** How an execution ended. */
-public enum Status {
+public enum Status implements WireName {
     OK("ok"),
     ERROR("error"),
     TIMEOUT("timeout"),
@@ -14,16 +14,12 @@ public enum Status {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
 
     public static Status fromWire(String name) {
-        for (Status s : values()) {
-            if (s.wire.equals(name)) {
-                return s;
-            }
-        }
-        return null;
+        return WireName.find(values(), name);
     }
 }

@@ -1,6 +1,6 @@
 package dev.codeinterp.model;
 
-public enum StreamName {
+public enum StreamName implements WireName {
     STDOUT("stdout"),
     STDERR("stderr");
 
@@ -10,6 +10,7 @@ public enum StreamName {
         this.wire = wire;
     }
 
+    @Override
     public String wire() {
         return wire;
     }
