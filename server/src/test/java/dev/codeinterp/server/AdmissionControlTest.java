@@ -1,12 +1,12 @@
 package dev.codeinterp.server;
 
-import dev.codeinterp.model.ApiError;
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Limit;
-import dev.codeinterp.model.ServerMessage;
-import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.rest.ApiError;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.session.Tokens;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,7 +1,7 @@
 package dev.codeinterp.server;
 
 import dev.codeinterp.model.Limit;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.session.Tokens;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

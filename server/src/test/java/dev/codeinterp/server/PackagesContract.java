@@ -1,11 +1,11 @@
 package dev.codeinterp.server;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.packages.LocalPackageIndex;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,12 +1,12 @@
 package dev.codeinterp.server;
 
 import com.github.dockerjava.api.model.Container;
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,11 +1,11 @@
 package dev.codeinterp.server;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.codeinterp.server;
 
-import dev.codeinterp.model.ClientMessage;
-import dev.codeinterp.model.ServerMessage;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -129,7 +129,7 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
 
     /**
      * The cell called {@code input()} (or {@code getpass()}, then {@code password}) and waits for the
-     * person's {@link ClientMessage.InputReply}.
+     * person's {@link dev.codeinterp.model.session.ClientMessage.InputReply}.
      */
     record InputRequest(String prompt, boolean password) implements Event {
         public EventType type() { return EventType.INPUT_REQUEST; }

@@ -1,9 +1,9 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.ApiError;
 import dev.codeinterp.model.Limit;
-import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.model.rest.ApiError;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxException;

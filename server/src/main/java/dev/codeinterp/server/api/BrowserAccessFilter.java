@@ -1,6 +1,6 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.BrowserAccess;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;

@@ -1,6 +1,6 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.EmbedMessage;
+import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.config.EmbedOrigins;
 import io.javalin.config.JavalinConfig;

@@ -1,9 +1,9 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.FileEntry;
-import dev.codeinterp.model.FileList;
-import dev.codeinterp.model.UploadedFiles;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rest.FileEntry;
+import dev.codeinterp.model.rest.FileList;
+import dev.codeinterp.model.rest.UploadedFiles;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Sizes;
 import dev.codeinterp.server.files.Workspace;

@@ -1,7 +1,7 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.Health;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.health.Health;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.sandbox.EngineInfo;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;

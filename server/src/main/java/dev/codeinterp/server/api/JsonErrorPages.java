@@ -1,6 +1,6 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;

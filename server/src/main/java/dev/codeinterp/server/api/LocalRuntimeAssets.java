@@ -1,9 +1,9 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.LocalRuntimeConfig;
-import dev.codeinterp.model.WheelIndex;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.local.LocalRuntimeConfig;
+import dev.codeinterp.model.local.WheelIndex;
 import dev.codeinterp.model.rules.MimeTypes;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Wheelhouse;
 import io.javalin.config.JavalinConfig;

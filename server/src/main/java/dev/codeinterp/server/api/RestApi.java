@@ -1,12 +1,12 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.EventHistory;
-import dev.codeinterp.model.CellInput;
-import dev.codeinterp.model.ExecuteRequest;
-import dev.codeinterp.model.ExecuteResponse;
-import dev.codeinterp.model.SessionCreated;
+import dev.codeinterp.model.rest.EventHistory;
+import dev.codeinterp.model.runner.CellInput;
+import dev.codeinterp.model.rest.ExecuteRequest;
+import dev.codeinterp.model.rest.ExecuteResponse;
+import dev.codeinterp.model.rest.SessionCreated;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Cell;

@@ -1,11 +1,11 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.CellInput;
-import dev.codeinterp.model.ClientMessage;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonException;
+import dev.codeinterp.model.runner.CellInput;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.metrics.ServerMetrics;

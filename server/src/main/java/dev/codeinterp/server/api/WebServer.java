@@ -1,6 +1,6 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.model.Health;
+import dev.codeinterp.model.health.Health;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;

@@ -1,10 +1,10 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.model.FileEntry;
-import dev.codeinterp.model.FileList;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rest.FileEntry;
+import dev.codeinterp.model.rest.FileList;
 import dev.codeinterp.model.rules.MimeTypes;
 import dev.codeinterp.model.rules.WorkspaceNames;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Sizes;
 import dev.codeinterp.server.files.Workspace;

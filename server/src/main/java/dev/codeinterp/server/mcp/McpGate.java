@@ -1,6 +1,6 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.session.Client;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,8 +1,8 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.model.ExecuteResponse;
 import dev.codeinterp.model.Status;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rest.ExecuteResponse;
+import dev.codeinterp.model.wire.WireCodec;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ImageContent;

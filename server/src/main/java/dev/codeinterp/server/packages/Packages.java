@@ -1,7 +1,7 @@
 package dev.codeinterp.server.packages;
 
 import dev.codeinterp.model.Language;
-import dev.codeinterp.model.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerInstall;
 import dev.codeinterp.server.config.PackageSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

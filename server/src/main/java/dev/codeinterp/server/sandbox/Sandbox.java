@@ -1,6 +1,6 @@
 package dev.codeinterp.server.sandbox;
 
-import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
 
 import java.util.List;

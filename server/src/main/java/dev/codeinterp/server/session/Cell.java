@@ -1,7 +1,7 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.runner.CellInput;
 
 import java.time.Duration;
 import java.util.List;

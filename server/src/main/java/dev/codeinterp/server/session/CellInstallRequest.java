@@ -1,8 +1,8 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.RunnerInstall;
-import dev.codeinterp.model.RunnerMessage;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.runner.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.packages.PackageFetchException;
 import dev.codeinterp.server.packages.PackageRefusedException;
 import dev.codeinterp.server.packages.PackageRequest;

@@ -1,9 +1,9 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ExecuteResponse;
-import dev.codeinterp.model.ResultFold;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.rest.ExecuteResponse;
+import dev.codeinterp.model.rest.ResultFold;
 
 import java.util.ArrayList;
 import java.util.List;

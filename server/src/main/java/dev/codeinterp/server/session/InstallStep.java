@@ -2,7 +2,7 @@ package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
-import dev.codeinterp.model.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerInstall;
 import dev.codeinterp.server.packages.PackageFetchException;
 import dev.codeinterp.server.packages.PackageRefusedException;
 import dev.codeinterp.server.packages.PackageRequest;

@@ -1,6 +1,6 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.files.WorkspaceFile;

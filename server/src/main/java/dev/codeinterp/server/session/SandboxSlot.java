@@ -1,6 +1,6 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;

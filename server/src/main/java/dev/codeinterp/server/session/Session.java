@@ -2,12 +2,12 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.RunnerInstall;
-import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.runner.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.packages.PackageFetchException;
 import dev.codeinterp.server.sandbox.Sandbox;

@@ -1,8 +1,8 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ExecuteRequest;
-import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.rest.ExecuteRequest;
+import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.metrics.ServerMetrics;

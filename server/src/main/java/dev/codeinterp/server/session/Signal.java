@@ -1,7 +1,7 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.RunnerInstall;
-import dev.codeinterp.model.RunnerMessage;
+import dev.codeinterp.model.runner.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.packages.PackageRequest;
 import dev.codeinterp.server.sandbox.Sandbox;
 

@@ -2,7 +2,7 @@ package dev.codeinterp.server.store;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import org.jooq.impl.DSL;
 
 import java.util.List;

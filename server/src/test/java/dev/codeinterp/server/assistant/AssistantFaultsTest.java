@@ -1,9 +1,9 @@
 package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.AssistantStatus;
-import dev.codeinterp.model.ClientMessage;
+import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
@@ -382,8 +382,8 @@ class AssistantFaultsTest {
         }
         assertThat(endpoint.requests).isEmpty();
         assertThat(events.stream().filter(e -> e.event() instanceof Event.Prompt)).isEmpty();
-        assertThat(dev.codeinterp.model.WireCodec.decodeHealth(app.get("/healthz", null).body()).assistant())
-                .isEqualTo(dev.codeinterp.model.Health.Assistant.OFF);
+        assertThat(dev.codeinterp.model.wire.WireCodec.decodeHealth(app.get("/healthz", null).body()).assistant())
+                .isEqualTo(dev.codeinterp.model.health.Health.Assistant.OFF);
     }
 
     private List<SessionEvent> untilDone() throws InterruptedException {

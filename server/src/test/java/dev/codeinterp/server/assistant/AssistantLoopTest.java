@@ -6,12 +6,12 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import dev.codeinterp.model.AssistantStatus;
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;
@@ -154,7 +154,7 @@ class AssistantLoopTest {
         // the browser learns only that the assistant is on, and its model
         TestApp.Response health = app.get("/healthz", null);
         assertThat(WireCodec.decodeHealth(health.body()).assistant())
-                .isEqualTo(new dev.codeinterp.model.Health.Assistant(true, "test-model"));
+                .isEqualTo(new dev.codeinterp.model.health.Health.Assistant(true, "test-model"));
         assertThat(health.body()).doesNotContain(LlamaServer.API_KEY).doesNotContain(llama.baseUrl());
     }
 

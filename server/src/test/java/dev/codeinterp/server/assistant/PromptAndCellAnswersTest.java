@@ -1,9 +1,9 @@
 package dev.codeinterp.server.assistant;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.StreamName;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;

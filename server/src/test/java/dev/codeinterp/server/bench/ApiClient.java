@@ -1,9 +1,9 @@
 package dev.codeinterp.server.bench;
 
-import dev.codeinterp.model.ApiError;
-import dev.codeinterp.model.ExecuteRequest;
-import dev.codeinterp.model.WireCodec;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.rest.ApiError;
+import dev.codeinterp.model.rest.ExecuteRequest;
+import dev.codeinterp.model.wire.WireCodec;
 
 import java.io.IOException;
 import java.net.URI;

@@ -2,9 +2,9 @@ package dev.codeinterp.server.bench;
 
 import com.github.dockerjava.api.model.Statistics;
 import com.github.dockerjava.core.InvocationBuilder;
-import dev.codeinterp.model.ClientMessage;
+import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ServerMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;

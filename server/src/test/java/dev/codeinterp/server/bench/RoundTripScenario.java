@@ -1,11 +1,11 @@
 package dev.codeinterp.server.bench;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.ExecuteRequest;
-import dev.codeinterp.model.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rest.ExecuteRequest;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.WsClient;
 
 import java.net.http.HttpClient;

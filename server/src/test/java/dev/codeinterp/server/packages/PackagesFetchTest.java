@@ -1,7 +1,7 @@
 package dev.codeinterp.server.packages;
 
 import dev.codeinterp.model.Language;
-import dev.codeinterp.model.RunnerInstall;
+import dev.codeinterp.model.runner.RunnerInstall;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

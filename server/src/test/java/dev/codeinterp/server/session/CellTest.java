@@ -1,7 +1,7 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.CellInput;
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.runner.CellInput;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

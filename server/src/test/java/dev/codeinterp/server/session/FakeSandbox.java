@@ -1,9 +1,9 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.RunnerMessage;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxExit;

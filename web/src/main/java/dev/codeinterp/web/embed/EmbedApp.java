@@ -1,11 +1,11 @@
 // Over 300 lines: the one root that ties the interpreter, composer and session-start callbacks to the host's requests (Runs and HostFiles hold the rest).
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.EmbedCodec;
-import dev.codeinterp.model.EmbedMessage;
+import dev.codeinterp.model.wire.EmbedCodec;
+import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
-import dev.codeinterp.model.ExecuteResponse;
+import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.EmbedChannel;
 import dev.codeinterp.web.local.LocalInterpreter;

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.EmbedMessage;
 import dev.codeinterp.model.Language;
+import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.web.bindings.EmbedChannel;
 
 /**
@@ -17,7 +17,7 @@ final class EmbedOptions {
 
     final String code;
     final String prerun;
-    /** The URL of a files manifest ({@link dev.codeinterp.model.EmbedManifest}), or "". */
+    /** The URL of a files manifest ({@link dev.codeinterp.model.embed.EmbedManifest}), or "". */
     final String files;
     final String language;
     final Runtime runtime;

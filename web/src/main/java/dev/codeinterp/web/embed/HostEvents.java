@@ -1,7 +1,7 @@
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.EmbedMessage;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.embed.EmbedMessage;
 
 /** What the host hears live of a cell's events ({@code id}: the run's request id, or null for a cell typed in the widget). */
 final class HostEvents {

@@ -1,6 +1,6 @@
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.EmbedMessage;
+import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.model.rules.MimeTypes;
 import dev.codeinterp.web.bindings.EmbedChannel;
 import dev.codeinterp.web.session.WorkspaceFiles;

@@ -1,6 +1,6 @@
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.EmbedManifest;
+import dev.codeinterp.model.embed.EmbedManifest;
 import dev.codeinterp.web.bindings.EmbedFiles;
 import dev.codeinterp.web.session.WorkspaceFiles;
 

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.embed;
 
 import dev.codeinterp.model.Language;
-import dev.codeinterp.model.ResultFold;
+import dev.codeinterp.model.rest.ResultFold;
 import dev.codeinterp.web.bindings.Browser;
 
 import java.util.ArrayList;

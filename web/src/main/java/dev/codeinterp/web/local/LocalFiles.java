@@ -1,7 +1,7 @@
 package dev.codeinterp.web.local;
 
-import dev.codeinterp.model.FileEntry;
-import dev.codeinterp.model.RuntimeFrameMessage;
+import dev.codeinterp.model.local.RuntimeFrameMessage;
+import dev.codeinterp.model.rest.FileEntry;
 import dev.codeinterp.web.bindings.FileTransfer;
 import dev.codeinterp.web.bindings.UserFiles;
 import dev.codeinterp.web.session.WorkspaceFiles;

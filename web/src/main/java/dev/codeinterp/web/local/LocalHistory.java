@@ -1,7 +1,7 @@
 package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.HistoryDb;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.browser.Window;

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.local;
 
-import dev.codeinterp.model.RuntimeFrameCodec;
-import dev.codeinterp.model.RuntimeFrameMessage;
+import dev.codeinterp.model.local.RuntimeFrameMessage;
+import dev.codeinterp.model.wire.RuntimeFrameCodec;
 import dev.codeinterp.web.bindings.FrameHost;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.browser.Window;

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.server;
 
-import dev.codeinterp.model.Health;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.health.Health;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.Browser;
 
 /**

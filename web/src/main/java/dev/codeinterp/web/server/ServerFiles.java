@@ -1,7 +1,7 @@
 package dev.codeinterp.web.server;
 
-import dev.codeinterp.model.FileList;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.rest.FileList;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.FileTransfer;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.JSObject;

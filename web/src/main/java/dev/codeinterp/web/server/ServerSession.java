@@ -1,11 +1,11 @@
 package dev.codeinterp.web.server;
 
-import dev.codeinterp.model.ClientMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Limit;
-import dev.codeinterp.model.ServerMessage;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.session.WorkspaceFiles;

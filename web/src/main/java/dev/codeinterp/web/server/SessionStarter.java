@@ -1,10 +1,10 @@
 package dev.codeinterp.web.server;
 
-import dev.codeinterp.model.ApiError;
-import dev.codeinterp.model.Health;
 import dev.codeinterp.model.Limit;
-import dev.codeinterp.model.SessionCreated;
-import dev.codeinterp.model.WireCodec;
+import dev.codeinterp.model.health.Health;
+import dev.codeinterp.model.rest.ApiError;
+import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.Browser;
 import org.teavm.jso.browser.Window;
 

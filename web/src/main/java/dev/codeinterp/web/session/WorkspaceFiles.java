@@ -1,6 +1,6 @@
 package dev.codeinterp.web.session;
 
-import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.model.rest.FileEntry;
 import org.teavm.jso.JSObject;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.codeinterp.web.view;
 
-import dev.codeinterp.model.FileEntry;
+import dev.codeinterp.model.rest.FileEntry;
 import dev.codeinterp.web.bindings.FileTransfer;
 import dev.codeinterp.web.bindings.UserFiles;
 import dev.codeinterp.web.session.WorkspaceFiles;

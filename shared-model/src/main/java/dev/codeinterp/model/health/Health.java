@@ -1,0 +1,51 @@
+package dev.codeinterp.model.health;
+
+import dev.codeinterp.model.Limit;
+
+import java.util.List;
+
+/**
+ * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the runtime
+ * sessions get and its version (null when unknown); the warm pool, the admission limits and how much
+ * of them is in use. {@code status} and {@code server_mode} on the wire follow from whether the
+ * engine is available.
+ */
+public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                     boolean authRequired, Limits limits, Use use, Assistant assistant) {
+
+    /** A server without an assistant (an older one, or one with no model endpoint). */
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, Assistant.OFF);
+    }
+
+    /** {@code ok} when sandboxes can be started, else {@code degraded} (local mode still works). */
+    public String status() {
+        return docker.available() ? "ok" : "degraded";
+    }
+
+    public boolean serverMode() {
+        return docker.available();
+    }
+
+    /** The container engine; {@code version} is null and {@code problem} says why when it is not available. */
+    public record Engine(boolean available, String version, List<String> runtimes, String problem) {
+    }
+
+    /** Started, idle sandboxes waiting for sessions; {@code problem} is the last start that failed, else null. */
+    public record Pool(int ready, int target, String problem) {
+    }
+
+    /** The admission limits (see {@link Limit}). */
+    public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
+    }
+
+    /** Whether prompts can go to a model endpoint, and which model; the endpoint and its key are never shown. */
+    public record Assistant(boolean enabled, String model) {
+        public static final Assistant OFF = new Assistant(false, null);
+    }
+
+    /** Open sessions and sessions being created right now. */
+    public record Use(int sessions, int creating) {
+    }
+}

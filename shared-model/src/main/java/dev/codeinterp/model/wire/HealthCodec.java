@@ -1,0 +1,81 @@
+package dev.codeinterp.model.wire;
+
+import dev.codeinterp.model.health.Health;
+import dev.codeinterp.model.json.Json;
+import dev.codeinterp.model.json.JsonObject;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code /healthz}'s body. Decoding is lenient: a part an older server leaves out reads as absent or zero. */
+final class HealthCodec {
+    private HealthCodec() {
+    }
+
+    static String encode(Health h) {
+        Map<String, Object> docker = new LinkedHashMap<>();
+        docker.put("available", h.docker().available());
+        docker.put("version", h.docker().version());
+        docker.put("runtimes", new ArrayList<Object>(h.docker().runtimes()));
+        docker.put("problem", h.docker().problem());
+        Map<String, Object> pool = new LinkedHashMap<>();
+        pool.put("ready", h.pool().ready());
+        pool.put("target", h.pool().target());
+        pool.put("problem", h.pool().problem());
+        Map<String, Object> limits = new LinkedHashMap<>();
+        limits.put("sessions", h.limits().sessions());
+        limits.put("sessions_per_client", h.limits().sessionsPerClient());
+        limits.put("queued_cells", h.limits().queuedCells());
+        limits.put("concurrent_creates", h.limits().concurrentCreates());
+        Map<String, Object> use = new LinkedHashMap<>();
+        use.put("sessions", h.use().sessions());
+        use.put("creating", h.use().creating());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", h.status());
+        m.put("server_mode", h.serverMode());
+        m.put("docker", docker);
+        m.put("runtime", h.runtime());
+        m.put("runtime_version", h.runtimeVersion());
+        m.put("image", h.image());
+        m.put("pool", pool);
+        m.put("sessions", h.sessions());
+        m.put("auth_required", h.authRequired());
+        m.put("limits", limits);
+        m.put("use", use);
+        Map<String, Object> assistant = new LinkedHashMap<>();
+        assistant.put("enabled", h.assistant().enabled());
+        assistant.put("model", h.assistant().model());
+        m.put("assistant", assistant);
+        return Json.write(m);
+    }
+
+    static Health decode(String json) {
+        JsonObject o = JsonObject.parse(json);
+        JsonObject d = o.optObject("docker");
+        Health.Engine docker = new Health.Engine(d.optBoolean("available", false), d.optString("version", null),
+                d.stringList("runtimes"), d.optString("problem", null));
+        JsonObject p = o.optObject("pool");
+        Health.Pool pool = new Health.Pool(count(p, "ready"), count(p, "target"), p.optString("problem", null));
+        Health.Limits limits = null;
+        if (o.has("limits")) {
+            JsonObject l = o.object("limits");
+            limits = new Health.Limits(count(l, "sessions"), count(l, "sessions_per_client"), count(l, "queued_cells"),
+                    count(l, "concurrent_creates"));
+        }
+        Health.Use use = null;
+        if (o.has("use")) {
+            JsonObject u = o.object("use");
+            use = new Health.Use(count(u, "sessions"), count(u, "creating"));
+        }
+        JsonObject a = o.optObject("assistant");
+        Health.Assistant assistant = a.optBoolean("enabled", false)
+                ? new Health.Assistant(true, a.optString("model", null)) : Health.Assistant.OFF;
+        return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant);
+    }
+
+    private static int count(JsonObject o, String key) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, o.optInteger(key, 0)));
+    }
+}
