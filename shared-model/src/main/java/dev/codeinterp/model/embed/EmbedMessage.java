@@ -12,7 +12,7 @@ import java.util.Map;
  * {@link Hello} is the one message posted to the parent window (after the frame checked the
  * parent's origin); everything else goes over the {@code MessagePort} the helper hands back.
  * Requests from the host carry an {@code id} and are answered by a {@link Reply} or a
- * {@link Failure} with that id. {@link dev.codeinterp.model.wire.EmbedCodec} maps them to and from JSON.
+ * {@link Failure} with that id. {@link dev.codeinterp.model.wire.WireCodec} maps them to and from JSON.
  */
 public sealed interface EmbedMessage permits EmbedMessage.ToWidget, EmbedMessage.FromWidget {
     int VERSION = 1;

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * The messages between the app and the local runtime frame (Pyodide in a sandboxed iframe;
  * docs/local-runtime-protocol.md), as the app speaks them. On the wire they are plain objects
- * with a {@code type}, moved by postMessage; {@link dev.codeinterp.model.wire.RuntimeFrameCodec} maps them to and from JSON.
+ * with a {@code type}, moved by postMessage; {@link dev.codeinterp.model.wire.WireCodec} maps them to and from JSON.
  * File bytes never go through the codec: they travel beside a {@link WriteFile} or
  * {@link FileContent} as an ArrayBuffer in the message's {@code bytes} member, added and taken
  * off by the app's frame host. The frame's {@code fetchAssets}/{@code assets} exchange (a cache

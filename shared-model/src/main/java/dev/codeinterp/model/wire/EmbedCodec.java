@@ -17,11 +17,11 @@ import java.util.Map;
  * object into this text and back. What the host page sends is hostile input: a message that does
  * not decode is a {@link JsonException}, answered with an {@code error} if it had an id.
  */
-public final class EmbedCodec {
+final class EmbedCodec {
     private EmbedCodec() {
     }
 
-    public static String encode(EmbedMessage message) {
+    static String encode(EmbedMessage message) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", message.type().wire());
         switch (message.type()) {
@@ -160,14 +160,14 @@ public final class EmbedCodec {
     }
 
     /** A request from the host; a message of the widget's, or anything malformed, is a {@link JsonException}. */
-    public static EmbedMessage.ToWidget decodeToWidget(String json) {
+    static EmbedMessage.ToWidget decodeToWidget(String json) {
         if (decode(json) instanceof EmbedMessage.ToWidget m) {
             return m;
         }
         throw new JsonException("not a request to the widget");
     }
 
-    public static EmbedMessage decode(String json) {
+    static EmbedMessage decode(String json) {
         JsonObject o = JsonObject.parse(json);
         String typeName = o.string("type");
         EmbedMessage.Type type = EmbedMessage.Type.fromWire(typeName);

@@ -17,13 +17,13 @@ import java.util.Map;
  * object into this text (file bytes taken off) and back. Everything the frame sends is treated as
  * hostile: a message that does not decode is a {@link JsonException}, and the app drops it.
  */
-public final class RuntimeFrameCodec {
+final class RuntimeFrameCodec {
     private static final String OCTET_STREAM = "application/octet-stream";
 
     private RuntimeFrameCodec() {
     }
 
-    public static String encode(RuntimeFrameMessage message) {
+    static String encode(RuntimeFrameMessage message) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("type", message.type().wire());
         switch (message.type()) {
@@ -116,14 +116,14 @@ public final class RuntimeFrameCodec {
     }
 
     /** A message the frame sent; one meant for the frame, or anything malformed, is a {@link JsonException}. */
-    public static RuntimeFrameMessage.FromFrame decodeFromFrame(String json) {
+    static RuntimeFrameMessage.FromFrame decodeFromFrame(String json) {
         if (decode(json) instanceof RuntimeFrameMessage.FromFrame m) {
             return m;
         }
         throw new JsonException("not a message of the frame");
     }
 
-    public static RuntimeFrameMessage decode(String json) {
+    static RuntimeFrameMessage decode(String json) {
         JsonObject o = JsonObject.parse(json);
         String typeName = o.string("type");
         RuntimeFrameMessage.Type type = RuntimeFrameMessage.Type.fromWire(typeName);

@@ -2,11 +2,13 @@ package dev.codeinterp.model.wire;
 
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
+import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.model.local.LocalRuntimeConfig;
+import dev.codeinterp.model.local.RuntimeFrameMessage;
 import dev.codeinterp.model.local.WheelIndex;
 import dev.codeinterp.model.rest.ApiError;
 import dev.codeinterp.model.rest.EventHistory;
@@ -23,12 +25,15 @@ import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 
 /**
- * The one place where the vocabulary meets JSON: every WebSocket frame, runner line, REST body and
- * stored event goes through here, so no one else builds or reads JSON by key. Keys are snake_case,
- * as in Jupyter (the execute answer's {@code executionTime} and local mode's page config keep the
- * names their clients expect). Decoders validate and raise {@link JsonException} with a message fit
- * to show the sender. Each family of messages has its own codec class in this package; this is
- * their one entry point.
+ * The one place where the vocabulary meets JSON: every WebSocket frame, runner line, REST body,
+ * stored event, health answer, local runtime page config, embed widget message and runtime frame
+ * message is encoded and decoded here, so no one else builds or reads JSON by key. Keys are
+ * snake_case, as in Jupyter (the execute answer's {@code executionTime}, local mode's page config
+ * and the embed and runtime-frame messages keep the names their JavaScript peers expect). Decoders
+ * validate and raise {@link JsonException} with a message fit to show the sender. Each protocol has
+ * its own package-private codec class in this package; this class is their one public entry. (The
+ * embed widget's file manifest, a document a site owner writes, reads itself:
+ * {@link dev.codeinterp.model.embed.EmbedManifest#decode}.)
  */
 public final class WireCodec {
     private WireCodec() {
@@ -65,49 +70,49 @@ public final class WireCodec {
 
     /** Reads one line of the runner's stdout. */
     public static RunnerMessage decodeRunnerLine(String line) {
-        return FrameCodec.decodeRunnerLine(line);
+        return RunnerCodec.decodeRunnerLine(line);
     }
 
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, null);
+        return RunnerCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, null);
     }
 
     /** As above, saying how the cell's {@code input()} reads (docs/runner-protocol.md, "Input"). */
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
                                              CellInput input) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, null);
+        return RunnerCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, null);
     }
 
     /** An execute line whose packages the runner installs (offline, from the read-only cache) before the code runs. */
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
                                              RunnerInstall install) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, install);
+        return RunnerCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, CellInput.NONE, install);
     }
 
     /** Both: {@code input} for the cell's {@code input()}, {@code install} (or null) its packages. */
     public static String encodeRunnerExecute(String executionId, String code, Language language, long maxOutputBytes,
                                              CellInput input, RunnerInstall install) {
-        return FrameCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, install);
+        return RunnerCodec.encodeRunnerExecute(executionId, code, language, maxOutputBytes, input, install);
     }
 
     /** The person's answer to the running cell's {@code input_request}. */
     public static String encodeRunnerInputReply(String value) {
-        return FrameCodec.encodeRunnerInputReply(value);
+        return RunnerCodec.encodeRunnerInputReply(value);
     }
 
     /** The answer to a cell's {@code install_request}: what to install, from the read-only cache. */
     public static String encodeRunnerInstall(String executionId, RunnerInstall install) {
-        return FrameCodec.encodeRunnerInstall(executionId, install);
+        return RunnerCodec.encodeRunnerInstall(executionId, install);
     }
 
     /** The answer to a cell's {@code install_request} when nothing is installed: {@code ename} is the error the cell raises. */
     public static String encodeRunnerInstallRefused(String executionId, String ename, String message) {
-        return FrameCodec.encodeRunnerInstallRefused(executionId, ename, message);
+        return RunnerCodec.encodeRunnerInstallRefused(executionId, ename, message);
     }
 
     /** A command without arguments, such as {@code interrupt}. */
     public static String encodeRunnerCommand(String type) {
-        return FrameCodec.encodeRunnerCommand(type);
+        return RunnerCodec.encodeRunnerCommand(type);
     }
 
     // ---- REST: execute, sessions, history, errors -----------------------------------------
@@ -203,4 +208,25 @@ public final class WireCodec {
         return LocalRuntimeCodec.encode(index);
     }
 
+    // ---- embed widget and its host page (docs/embed.md) -----------------------------------
+
+    public static String encode(EmbedMessage message) {
+        return EmbedCodec.encode(message);
+    }
+
+    /** A request from the host page; a message of the widget's, or anything malformed, is a {@link JsonException}. */
+    public static EmbedMessage.ToWidget decodeEmbedRequest(String json) {
+        return EmbedCodec.decodeToWidget(json);
+    }
+
+    // ---- local mode's runtime frame (docs/local-runtime-protocol.md) ----------------------
+
+    public static String encode(RuntimeFrameMessage message) {
+        return RuntimeFrameCodec.encode(message);
+    }
+
+    /** A message the frame sent; one meant for the frame, or anything malformed, is a {@link JsonException}. */
+    public static RuntimeFrameMessage.FromFrame decodeFromRuntimeFrame(String json) {
+        return RuntimeFrameCodec.decodeFromFrame(json);
+    }
 }

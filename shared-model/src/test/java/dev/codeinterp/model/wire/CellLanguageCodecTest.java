@@ -49,7 +49,7 @@ class CellLanguageCodecTest {
     @Test
     void the_local_frame_execute_carries_the_language_and_defaults_to_python() {
         RuntimeFrameMessage.Execute js = new RuntimeFrameMessage.Execute("c1", "console.log(1)", Language.JAVASCRIPT);
-        String json = RuntimeFrameCodec.encode(js);
+        String json = WireCodec.encode(js);
         assertThat(json).contains("\"language\":\"javascript\"");
         assertThat(RuntimeFrameCodec.decode(json)).isEqualTo(js);
         assertThat(RuntimeFrameCodec.decode("{\"type\":\"execute\",\"id\":\"c1\",\"code\":\"1\"}"))

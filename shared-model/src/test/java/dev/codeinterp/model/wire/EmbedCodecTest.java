@@ -53,7 +53,7 @@ class EmbedCodecTest {
                 new EmbedMessage.FileList("11", List.of(new FileEntry("data.csv", 12, 1700000000000L, "text/csv", ""))),
                 new EmbedMessage.FileContent("12", "out.png", "image/png"));
         for (EmbedMessage m : messages) {
-            assertThat(EmbedCodec.decode(EmbedCodec.encode(m))).as(m.type().wire()).isEqualTo(m);
+            assertThat(EmbedCodec.decode(WireCodec.encode(m))).as(m.type().wire()).isEqualTo(m);
         }
     }
 
@@ -61,17 +61,17 @@ class EmbedCodecTest {
     void a_run_result_has_the_rest_one_shot_shape() {
         ExecuteResponse result = new ExecuteResponse(false, Status.ERROR, "", "", List.of(), List.of(),
                 new ExecuteResponse.ErrorInfo("ZeroDivisionError", "division by zero", "tb"), 0.1, List.of());
-        String json = EmbedCodec.encode(new EmbedMessage.Reply("7", result, null));
+        String json = WireCodec.encode(new EmbedMessage.Reply("7", result, null));
         assertThat(json).contains("\"result\":" + WireCodec.encode(result));
     }
 
     @Test
     void a_widget_message_is_not_taken_as_a_request_and_garbage_is_refused() {
-        assertThatThrownBy(() -> EmbedCodec.decodeToWidget(EmbedCodec.encode(new EmbedMessage.Resize(1))))
+        assertThatThrownBy(() -> WireCodec.decodeEmbedRequest(WireCodec.encode(new EmbedMessage.Resize(1))))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> EmbedCodec.decodeToWidget("{\"type\":\"run\",\"id\":1,\"code\":\"x\"}"))
+        assertThatThrownBy(() -> WireCodec.decodeEmbedRequest("{\"type\":\"run\",\"id\":1,\"code\":\"x\"}"))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> EmbedCodec.decodeToWidget("{\"type\":\"eval\",\"id\":\"1\"}"))
+        assertThatThrownBy(() -> WireCodec.decodeEmbedRequest("{\"type\":\"eval\",\"id\":\"1\"}"))
                 .isInstanceOf(JsonException.class);
     }
 

@@ -34,22 +34,22 @@ class RuntimeFrameCodecTest {
                 new RuntimeFrameMessage.FileDeleted("f4", "old.txt"),
                 new RuntimeFrameMessage.FileError("f5", "no such file"));
         for (RuntimeFrameMessage m : messages) {
-            assertThat(RuntimeFrameCodec.decode(RuntimeFrameCodec.encode(m))).isEqualTo(m);
+            assertThat(RuntimeFrameCodec.decode(WireCodec.encode(m))).isEqualTo(m);
         }
     }
 
     @Test
     void the_app_sends_exactly_the_fields_the_frame_reads() {
-        assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.Execute("l1-x", "1+1")))
+        assertThat(WireCodec.encode(new RuntimeFrameMessage.Execute("l1-x", "1+1")))
                 .isEqualTo("{\"type\":\"execute\",\"id\":\"l1-x\",\"code\":\"1+1\",\"language\":\"python\"}");
-        assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.WriteFile("f7", "a.txt")))
+        assertThat(WireCodec.encode(new RuntimeFrameMessage.WriteFile("f7", "a.txt")))
                 .isEqualTo("{\"type\":\"writeFile\",\"requestId\":\"f7\",\"name\":\"a.txt\"}");
-        assertThat(RuntimeFrameCodec.encode(new RuntimeFrameMessage.Interrupt())).isEqualTo("{\"type\":\"interrupt\"}");
+        assertThat(WireCodec.encode(new RuntimeFrameMessage.Interrupt())).isEqualTo("{\"type\":\"interrupt\"}");
     }
 
     @Test
     void a_listing_as_the_worker_writes_it_decodes_with_fractional_times_and_missing_fields_tolerated() {
-        RuntimeFrameMessage.FromFrame m = RuntimeFrameCodec.decodeFromFrame("{\"type\":\"files\",\"requestId\":\"f9\",\"files\":["
+        RuntimeFrameMessage.FromFrame m = WireCodec.decodeFromRuntimeFrame("{\"type\":\"files\",\"requestId\":\"f9\",\"files\":["
                 + "{\"name\":\"a.txt\",\"size\":3,\"modified\":1700000000123.75,\"mime\":\"text/plain\"},"
                 + "{\"name\":\"b.bin\",\"size\":5,\"modified\":null}]}");
         assertThat(m).isEqualTo(new RuntimeFrameMessage.Files("f9", List.of(
@@ -59,7 +59,7 @@ class RuntimeFrameCodecTest {
 
     @Test
     void file_replies_carry_their_request_id() {
-        RuntimeFrameMessage.FromFrame m = RuntimeFrameCodec.decodeFromFrame(
+        RuntimeFrameMessage.FromFrame m = WireCodec.decodeFromRuntimeFrame(
                 "{\"type\":\"fileContent\",\"requestId\":\"f3\",\"name\":\"x\"}");
         assertThat(m).isInstanceOf(RuntimeFrameMessage.FileReply.class);
         assertThat(((RuntimeFrameMessage.FileReply) m).requestId()).isEqualTo("f3");
@@ -68,15 +68,15 @@ class RuntimeFrameCodecTest {
 
     @Test
     void what_the_frame_cannot_send_is_refused() {
-        assertThatThrownBy(() -> RuntimeFrameCodec.decodeFromFrame("{\"type\":\"execute\",\"id\":\"x\",\"code\":\"1\"}"))
+        assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"execute\",\"id\":\"x\",\"code\":\"1\"}"))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> RuntimeFrameCodec.decodeFromFrame("{\"type\":\"fetchAssets\",\"urls\":[]}"))
+        assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"fetchAssets\",\"urls\":[]}"))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> RuntimeFrameCodec.decodeFromFrame("{\"type\":\"runner\"}"))
+        assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"runner\"}"))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> RuntimeFrameCodec.decodeFromFrame("{\"type\":\"loading\",\"message\":7}"))
+        assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"loading\",\"message\":7}"))
                 .isInstanceOf(JsonException.class);
-        assertThatThrownBy(() -> RuntimeFrameCodec.decodeFromFrame("{\"type\":\"ready\",\"python\":\"3\",\"pyodide\":\"0\","
+        assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"ready\",\"python\":\"3\",\"pyodide\":\"0\","
                 + "\"isolated\":\"yes\"}")).isInstanceOf(JsonException.class);
     }
 }

@@ -1,7 +1,7 @@
 // Over 300 lines: the one root that ties the interpreter, composer and session-start callbacks to the host's requests (Runs and HostFiles hold the rest).
 package dev.codeinterp.web.embed;
 
-import dev.codeinterp.model.wire.EmbedCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.model.embed.EmbedMessage;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
@@ -128,7 +128,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
     private void receive(String json, JSObject bytes) {
         EmbedMessage.ToWidget m;
         try {
-            m = EmbedCodec.decodeToWidget(json);
+            m = WireCodec.decodeEmbedRequest(json);
         } catch (RuntimeException e) {
             return; // not a request of the protocol; without an id it cannot be answered
         }
@@ -257,7 +257,7 @@ public final class EmbedApp implements Interpreter.Listener, Composer.Actions, S
 
     private void send(EmbedMessage.FromWidget message, JSObject bytes) {
         if (port != null) {
-            port.post(EmbedCodec.encode(message), bytes);
+            port.post(WireCodec.encode(message), bytes);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.local.RuntimeFrameMessage;
-import dev.codeinterp.model.wire.RuntimeFrameCodec;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.FrameHost;
 import org.teavm.jso.JSObject;
 import org.teavm.jso.browser.Window;
@@ -40,7 +40,7 @@ final class LocalRuntimeFrame {
         connection = FrameHost.connect(frame, (json, bytes) -> {
             RuntimeFrameMessage.FromFrame message;
             try {
-                message = RuntimeFrameCodec.decodeFromFrame(json);
+                message = WireCodec.decodeFromRuntimeFrame(json);
             } catch (RuntimeException e) {
                 return; // not a message of the protocol: the frame's output is never trusted
             }
@@ -50,17 +50,17 @@ final class LocalRuntimeFrame {
     }
 
     void post(RuntimeFrameMessage.ToFrame message) {
-        connection.post(RuntimeFrameCodec.encode(message), null, false);
+        connection.post(WireCodec.encode(message), null, false);
     }
 
     /** Sends the message with {@code bytes} (an ArrayBuffer) as its content, copied. */
     void post(RuntimeFrameMessage.ToFrame message, JSObject bytes) {
-        connection.post(RuntimeFrameCodec.encode(message), bytes, false);
+        connection.post(WireCodec.encode(message), bytes, false);
     }
 
     /** Hands the buffer over with the message (no copy); it is unusable here afterwards. */
     void postTransferring(RuntimeFrameMessage.ToFrame message, JSObject buffer) {
-        connection.post(RuntimeFrameCodec.encode(message), buffer, true);
+        connection.post(WireCodec.encode(message), buffer, true);
     }
 
     void remove() {
