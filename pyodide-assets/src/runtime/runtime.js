@@ -43,6 +43,13 @@
   config.bigAssets = BIG_ASSETS;
   const assetsFromParent = /(^#|&)assets=parent(&|$)/.test(location.hash);
   let answerAssets = null; // resolves the pending fetchAssets, when the app has been asked
+  // Memory snapshots (snapshot.mjs): only an app that answers fetchAssets can keep one for us (this
+  // origin has no storage). It is keyed by Pyodide version and the runtime's content hash (the last
+  // segment of runtimeURL), so a new build never boots an old one.
+  const runtimeHash = (/\/([0-9a-f]{16})\/$/.exec(config.runtimeURL) || [])[1] || null;
+  const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
+  let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
+  let snapshotWanted = snapshotKey !== null; // none yet: the next fresh worker takes one
 
   let worker = null;
   let ready = false;
@@ -95,10 +102,14 @@
     }
   });
 
-  /** The app's answer to `fetchAssets`: the requested files it could fetch; the rest we fetch. */
+  /** The app's answer to `fetchAssets`: the requested files it could fetch (the rest we fetch), and our snapshot if it keeps one. */
   function onAssets(m) {
     if (!answerAssets) {
       return;
+    }
+    if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
+      snapshot = m.snapshot;
+      snapshotWanted = false;
     }
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
@@ -146,7 +157,7 @@
   function fromParent() {
     return new Promise((resolve) => {
       answerAssets = resolve;
-      toApp({ type: 'fetchAssets', urls: BIG_ASSETS });
+      toApp(snapshotKey ? { type: 'fetchAssets', urls: BIG_ASSETS, snapshot: snapshotKey } : { type: 'fetchAssets', urls: BIG_ASSETS });
     });
   }
 
@@ -198,7 +209,10 @@
     obtainBigAssets().then((assets) => {
       if (worker === started) {
         // copied, not transferred: the next worker needs them too
-        started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })) });
+        // with a snapshot it boots from that; without one (or if ours fails to load) it takes one
+        started.snapshotGiven = snapshot !== null;
+        started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
+          snapshot, makeSnapshot: snapshotKey !== null });
       }
     });
   }
@@ -208,6 +222,12 @@
       return; // a replaced worker's last words
     }
     switch (m.kind) {
+      case 'snapshot':
+        onSnapshot(m);
+        break;
+      case 'snapshotFailed':
+        dropSnapshot(String(m.message));
+        break;
       case 'loading':
         toApp({ type: 'loading', message: String(m.message) });
         break;
@@ -218,7 +238,8 @@
         ready = true;
         bootRetries = 0;
         clearTimeout(loadTimer);
-        toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true });
+        toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
+          boot: m.boot === 'snapshot' ? 'snapshot' : 'fresh', timings: sanitizedTimings(m.timings) });
         workspace.flush();
         cells.pump();
         break;
@@ -261,6 +282,9 @@
 
   /** The worker failed before `ready`: a fresh one after a pause, until the retries are spent. */
   function failedToStart(message) {
+    if (worker.snapshotGiven) {
+      dropSnapshot(`a worker booting from it failed: ${message}`); // the next one starts normally
+    }
     worker.terminate();
     worker = null;
     clearTimeout(loadTimer);
@@ -270,6 +294,43 @@
     }
     toApp({ type: 'loading', message: `Loading Python again: ${message}` });
     retryTimer = setTimeout(startWorker, BOOT_RETRY_DELAYS_MS[bootRetries++]);
+  }
+
+  // ---- memory snapshots ----------------------------------------------------------------------
+
+  /**
+   * A fresh worker's snapshot, taken before its first cell: kept for this frame's next workers
+   * and handed to the app to keep for the next visit. Only one per frame, from a worker we asked,
+   * before it said `ready` (after that, cells run and it could hold their data).
+   */
+  function onSnapshot(m) {
+    if (!snapshotKey || !snapshotWanted || ready || !(m.bytes instanceof ArrayBuffer)) {
+      return;
+    }
+    snapshotWanted = false;
+    snapshot = m.bytes;
+    toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot }); // copied: we keep ours
+  }
+
+  /** The snapshot did not load: forget it here and in the app; the next fresh worker takes a new one. */
+  function dropSnapshot(reason) {
+    if (!snapshotKey) {
+      return;
+    }
+    snapshot = null;
+    snapshotWanted = true;
+    toApp({ type: 'snapshotDropped', key: snapshotKey, reason });
+  }
+
+  /** The worker's boot timings ({step: ms}) for the app's figures: small integers only. */
+  function sanitizedTimings(timings) {
+    const clean = {};
+    for (const [name, ms] of Object.entries(timings && typeof timings === 'object' ? timings : {})) {
+      if (/^[a-z]{1,16}$/.test(name) && Number.isInteger(ms) && ms >= 0) {
+        clean[name] = ms;
+      }
+    }
+    return clean;
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */
