@@ -49,7 +49,10 @@
   const runtimeHash = (/\/([0-9a-f]{16})\/$/.exec(config.runtimeURL) || [])[1] || null;
   const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
   let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
-  let snapshotWanted = snapshotKey !== null; // none yet: the next fresh worker takes one
+  let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
+  let snapshotTaken = false; // this frame took one already: at most one per frame
+  let snapshotOffer = false; // ours, not yet handed to the app (it is once a worker booted from it)
+  let takenTimings = {}; // where the start of the worker that took it went
 
   let worker = null;
   let ready = false;
@@ -109,7 +112,7 @@
     }
     if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
       snapshot = m.snapshot;
-      snapshotWanted = false;
+      snapshotFromApp = true;
     }
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
@@ -209,10 +212,11 @@
     obtainBigAssets().then((assets) => {
       if (worker === started) {
         // copied, not transferred: the next worker needs them too
-        // with a snapshot it boots from that; without one (or if ours fails to load) it takes one
+        // with a snapshot it boots from that; without one (or if ours fails to load) it takes one,
+        // once per frame
         started.snapshotGiven = snapshot !== null;
         started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
-          snapshot, makeSnapshot: snapshotKey !== null });
+          snapshot, makeSnapshot: snapshotKey !== null && !snapshotTaken });
       }
     });
   }
@@ -239,7 +243,11 @@
         bootRetries = 0;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
-          boot: m.boot === 'snapshot' ? 'snapshot' : 'fresh', timings: sanitizedTimings(m.timings) });
+          boot: bootKind(m.boot), timings: { ...takenTimings, ...sanitizedTimings(m.timings) } });
+        if (m.boot === 'snapshot' && snapshotOffer) {
+          snapshotOffer = false; // it loads: worth keeping
+          toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot }); // copied: we keep ours
+        }
         workspace.flush();
         cells.pump();
         break;
@@ -300,25 +308,45 @@
 
   /**
    * A fresh worker's snapshot, taken before its first cell: kept for this frame's next workers
-   * and handed to the app to keep for the next visit. Only one per frame, from a worker we asked,
-   * before it said `ready` (after that, cells run and it could hold their data).
+   * and, once one of them has booted from it, handed to the app to keep for the next visit. Only
+   * one per frame, before `ready` (after that, cells run and it could hold their data).
+   *
+   * The worker that took it is replaced at once by one booted from it: a worker loaded with
+   * Pyodide's `_makeSnapshot` wraps the JavaScript globals Python sees in recording proxies, and
+   * some of them break there (`js.self.origin`: "Illegal invocation"). Cells never run in it.
    */
   function onSnapshot(m) {
-    if (!snapshotKey || !snapshotWanted || ready || !(m.bytes instanceof ArrayBuffer)) {
+    if (!snapshotKey || snapshotTaken || ready || !(m.bytes instanceof ArrayBuffer)) {
       return;
     }
-    snapshotWanted = false;
+    snapshotTaken = true;
     snapshot = m.bytes;
-    toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot }); // copied: we keep ours
+    snapshotFromApp = false;
+    snapshotOffer = true;
+    const t = sanitizedTimings(m.timings);
+    takenTimings = { start: t.start, snapshot: t.snapshot, taking: t.total };
+    // before `ready`: no cell and no file request has reached it, so nothing else needs saying
+    worker.terminate();
+    worker = null;
+    clearTimeout(loadTimer);
+    startWorker();
   }
 
-  /** The snapshot did not load: forget it here and in the app; the next fresh worker takes a new one. */
+  /** How the ready interpreter started: from the app's snapshot, from one this frame just took, or normally. */
+  function bootKind(boot) {
+    if (boot !== 'snapshot') {
+      return 'fresh';
+    }
+    return snapshotFromApp ? 'snapshot' : 'new-snapshot';
+  }
+
+  /** The snapshot did not load: forget it here and in the app; the next fresh worker takes a new one (once per frame). */
   function dropSnapshot(reason) {
     if (!snapshotKey) {
       return;
     }
     snapshot = null;
-    snapshotWanted = true;
+    snapshotOffer = false;
     toApp({ type: 'snapshotDropped', key: snapshotKey, reason });
   }
 

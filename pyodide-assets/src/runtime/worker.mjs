@@ -99,7 +99,9 @@ async function init(message) {
       const snapshot = takeSnapshot(pyodide);
       if (snapshot) {
         at = mark('snapshot', at);
-        post({ kind: 'snapshot', bytes: snapshot.buffer }, [snapshot.buffer]);
+        mark('total', begun);
+        // the frame replaces this worker by one booted from it (see runtime.js, onSnapshot)
+        post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
       }
     }
     const fdOutput = [];
