@@ -51,6 +51,7 @@
   let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
   let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
   let snapshotTaken = false; // this frame took one already: at most one per frame
+  let appKeepsSnapshots = false; // the app's `assets` said it keeps one (`snapshots: true`): only then is one taken
   let snapshotOffer = false; // ours, not yet handed to the app (it is once a worker booted from it)
   let takenTimings = {}; // where the start of the worker that took it went
 
@@ -110,6 +111,7 @@
     if (!answerAssets) {
       return;
     }
+    appKeepsSnapshots = m.snapshots === true;
     if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
       snapshot = m.snapshot;
       snapshotFromApp = true;
@@ -216,7 +218,7 @@
         // once per frame
         started.snapshotGiven = snapshot !== null;
         started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
-          snapshot, makeSnapshot: snapshotKey !== null && !snapshotTaken });
+          snapshot, makeSnapshot: snapshotKey !== null && appKeepsSnapshots && !snapshotTaken });
       }
     });
   }

@@ -107,7 +107,8 @@ function answerAssets(frame, urls, snapshotKey) {
     .then((bytes) => (bytes ? { url, bytes } : null), () => null));
   Promise.all([Promise.all(fetched), snapshot]).then(([got, kept]) => {
     const files = got.filter((file) => file);
-    const message = kept ? { type: 'assets', files, snapshot: kept } : { type: 'assets', files };
+    // snapshots: we keep one (without this the frame never takes one: a start costs a restore more)
+    const message = { type: 'assets', files, snapshots: snapshotKey !== null, ...(kept ? { snapshot: kept } : {}) };
     frame.contentWindow?.postMessage(message, '*', [...files.map((file) => file.bytes), ...(kept ? [kept] : [])]);
   });
 }
