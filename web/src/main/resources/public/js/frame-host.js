@@ -8,13 +8,15 @@
 import { dropSnapshot, loadSnapshot, storeSnapshot, validKey } from './snapshot-store.js';
 
 /**
- * Connects to `frame` (an iframe element). `receive(json, bytes)` gets each message as JSON
+ * Connects to `frame` (an iframe element). With `keepSnapshot`, the frame's memory snapshot is kept
+ * in this origin's IndexedDB and handed back on the next visit; without it (an embed widget, which
+ * stores nothing), none is kept or offered. `receive(json, bytes)` gets each message as JSON
  * without its `bytes` member, which comes as the second argument (null if there is none).
  * Returns `{post(json, bytes, transfer), close()}`: `post` sends a message given as JSON text,
  * with `bytes` (or null) put back in as its `bytes` member and, if `transfer`, handed over
  * rather than copied.
  */
-export function connect(frame, receive) {
+export function connect(frame, receive, keepSnapshot = false) {
   let heard = false;
   let snapshotKey = null; // the key the frame asked for, once: the only one it may store or drop
   const early = []; // [message, transfer list] posted before the frame spoke
@@ -29,7 +31,7 @@ export function connect(frame, receive) {
     }
     const { bytes = null, ...fields } = e.data;
     if (fields.type === 'fetchAssets') {
-      if (snapshotKey === null && validKey(fields.snapshot)) {
+      if (keepSnapshot && snapshotKey === null && validKey(fields.snapshot)) {
         snapshotKey = fields.snapshot;
       }
       answerAssets(frame, fields.urls, validKey(fields.snapshot) && fields.snapshot === snapshotKey ? snapshotKey : null);
