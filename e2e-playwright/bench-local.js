@@ -5,7 +5,12 @@
 //     (click on "Local" → result in the DOM);
 //   - round trip of `1+1`, median of 20: execute posted → result line back, and through the app
 //     Shift+Enter → result in the DOM;
-//   - bytes transferred for the first load and a warm one (compressed bodies plus headers).
+//   - bytes transferred for the first load and a warm one (compressed bodies plus headers);
+//   - plain Pyodide from the same server in the same browser (`loadPyodide()` then `1+1`, in a
+//     page, no frame, no worker), cold and warm: the yardstick for local mode's start;
+//   - the memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): the app's first
+//     visit takes one, later visits boot from it; its size, the time to take it, and where the
+//     remaining time of each start goes (the worker's own timings, sent with `ready`).
 //
 //   CODEINTERP_URL=http://127.0.0.1:8080 node bench-local.js
 import { launch, runCell, outputs, finished, BASE_URL } from './browser.js';
@@ -50,8 +55,54 @@ async function appFirstResult(context) {
   await page.getByTestId('mode-local').click();
   const turn = await runCell(page, '1+1');
   await outputs(turn, 'result').waitFor({ timeout: 120000 });
-  return { page, ms: Date.now() - begun };
+  const ms = Date.now() - begun;
+  const ready = await page.evaluate(() => window.benchReady);
+  return { page, ms, ready };
 }
+
+/** Records the runtime frame's `ready` (how it booted, the worker's timings) in the app's page. */
+async function watchReady(context) {
+  await context.addInitScript(() => {
+    if (window.top === window) {
+      window.addEventListener('message', (e) => {
+        if (e.data && e.data.type === 'ready' && !window.benchReady) window.benchReady = e.data;
+      });
+    }
+  });
+}
+
+/** The snapshot the app keeps in IndexedDB: {key, size} or null. */
+function storedSnapshot(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    const r = indexedDB.open('codeinterp-snapshots', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('snapshots');
+    r.onsuccess = () => {
+      const c = r.result.transaction('snapshots').objectStore('snapshots').openCursor();
+      c.onsuccess = () => resolve(c.result ? { key: c.result.key, size: c.result.value.bytes.byteLength } : null);
+      c.onerror = () => resolve(null);
+    };
+    r.onerror = () => resolve(null);
+  }));
+}
+
+/** Plain Pyodide from our server, in a page of our origin (no frame, no worker): loadPyodide() → runPython('1+1'). */
+async function plainPyodide(context) {
+  const page = await context.newPage();
+  await page.goto(BASE_URL + '/healthz');
+  const version = await page.evaluate(async () => /"pyodideVersion":"([^"]+)"/.exec(await (await fetch('/local/runtime.html')).text())[1]);
+  await page.goto(`${BASE_URL}/pyodide/${version}/pyodide-lock.json`);
+  const ms = await page.evaluate(async (indexURL) => {
+    const begun = performance.now();
+    const { loadPyodide } = await import(indexURL + 'pyodide.mjs');
+    const pyodide = await loadPyodide({ indexURL });
+    pyodide.runPython('1+1');
+    return performance.now() - begun;
+  }, `${BASE_URL}/pyodide/${version}/`);
+  await page.close();
+  return ms;
+}
+
+const steps = (ready) => Object.entries(ready?.timings || {}).map(([k, v]) => `${k} ${v}`).join(', ');
 
 const browser = await launch();
 try {
@@ -85,10 +136,24 @@ try {
   }
   console.log(`warm load on the wire: ${mib(warmTotal)} (${warmTotal} bytes: what the opaque-origin frame fetches itself is never cached)`);
 
-  // ---- through the app ----
+  // ---- plain Pyodide, the yardstick ----
   context = await browser.newContext();
+  const plainCold = await plainPyodide(context);
+  const plainWarm = [await plainPyodide(context), await plainPyodide(context)];
+  await context.close();
+  console.log(`plain Pyodide (loadPyodide → runPython('1+1') in a page): cold ${plainCold.toFixed(0)} ms, `
+    + `warm ${plainWarm.map((ms) => ms.toFixed(0)).join(' / ')} ms`);
+
+  // ---- through the app: the first visit takes the snapshot, the next ones boot from it ----
+  context = await browser.newContext();
+  await watchReady(context);
   const appWire = meter(context);
   const appCold = await appFirstResult(context);
+  let snapshot = null;
+  for (let i = 0; i < 100 && !snapshot; i++) { // stored once the app has it, just after `ready`
+    snapshot = await storedSnapshot(appCold.page);
+    if (!snapshot) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   await appCold.page.close();
   await new Promise((resolve) => setTimeout(resolve, 500));
   const appColdBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
@@ -96,6 +161,8 @@ try {
   const appWarm = await appFirstResult(context);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const appWarmBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
+  const appWarmAgain = await appFirstResult(context);
+  await appWarmAgain.page.close();
   const uiTrips = [];
   for (let i = 0; i < 22; i++) {
     const begun = Date.now();
@@ -105,7 +172,14 @@ try {
     await finished(turn);
   }
   await context.close();
-  console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms, warm cache ${appWarm.ms} ms`);
+  console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms (${appCold.ready?.boot} start), `
+    + `warm cache ${appWarm.ms} / ${appWarmAgain.ms} ms (${appWarm.ready?.boot} / ${appWarmAgain.ready?.boot} start); `
+    + `warm = ${(appWarm.ms / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
+  console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.size)} (${snapshot.size} bytes, key ${snapshot.key})` : 'none stored'}, `
+    + `taken in ${appCold.ready?.timings?.snapshot ?? '?'} ms`);
+  console.log(`worker's start, ms (assets: until the big files and snapshot are handed over; start/restore: loadPyodide; host: our sources + import; total: to ready; cold also: taking = the start of the worker that took the snapshot, replaced by one booted from it)`);
+  console.log(`  cold: ${steps(appCold.ready)}`);
+  console.log(`  warm: ${steps(appWarm.ready)} | ${steps(appWarmAgain.ready)}`);
   console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)}`);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
 } finally {

@@ -6,14 +6,27 @@ import { describe } from './errors.mjs';
 const CODE_DIR = '/opt/codeinterp';
 
 let assetsArrived = null;
-/** url -> bytes of the core's big files, from the frame (which keeps them across workers). */
+/**
+ * What the frame hands over before Pyodide loads: `files` (url -> bytes of the core's big files,
+ * which the frame keeps across workers), `snapshot` (a memory snapshot to boot from, or null) and
+ * `makeSnapshot` (whether the frame wants one taken: it has none and can keep one).
+ */
 const assets = new Promise((resolve) => {
   assetsArrived = resolve;
 });
 
-/** The frame's `assets` message: init may be waiting for these, so it is not queued. */
-export function receiveAssets(files) {
-  assetsArrived(new Map((files || []).map((file) => [file.url, file.bytes])));
+/** The frame's `assets` message: init is waiting for it, so it is not queued. */
+export function receiveAssets(message) {
+  assetsArrived({
+    files: new Map((message.files || []).map((file) => [file.url, file.bytes])),
+    snapshot: message.snapshot instanceof ArrayBuffer ? message.snapshot : null,
+    makeSnapshot: message.makeSnapshot === true,
+  });
+}
+
+/** Resolves to what the frame handed over (see `assets`). */
+export function handedOver() {
+  return assets;
 }
 
 /**
@@ -25,8 +38,12 @@ export async function fetchPythonSources(runtimeURL) {
   return Promise.all(paths.map(async (path) => [path, await fetchText(runtimeURL + path)]));
 }
 
-/** Loads Pyodide, answering its fetches of the big core files from the bytes the frame handed over. */
-export async function startPyodide(config) {
+/**
+ * Loads Pyodide, answering its fetches of the big core files from the bytes the frame handed over.
+ * `snapshot` (optional ArrayBuffer): boot from this memory snapshot (snapshot.mjs) instead of
+ * starting the interpreter; `makeSnapshot`: load so that one can be taken later.
+ */
+export async function startPyodide(config, { snapshot = null, makeSnapshot = false } = {}) {
   const { loadPyodide } = await import(config.indexURL + 'pyodide.mjs');
   const wasm = watchWasmFailure();
   const restoreFetch = serveAssets(config.bigAssets);
@@ -38,6 +55,8 @@ export async function startPyodide(config) {
       // Output outside cells (package loader chatter) goes to the console, never to the app.
       stdout: (text) => console.log(text),
       stderr: (text) => console.warn(text),
+      ...(snapshot ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
+      ...(makeSnapshot ? { _makeSnapshot: true } : {}),
     })]);
   } finally {
     wasm.stop();
@@ -45,13 +64,24 @@ export async function startPyodide(config) {
   }
 }
 
-/** Writes the sources under CODE_DIR (packages as folders) and puts CODE_DIR on sys.path. */
-export function installPythonSources(pyodide, sources) {
+/** Lets the big core files go once the worker has started (a failed snapshot boot loads again). */
+export function releaseAssets() {
+  assets.then((handed) => handed.files.clear());
+}
+
+/**
+ * Writes the sources under CODE_DIR (packages as folders) and puts CODE_DIR on sys.path (unless
+ * `onPath`: an interpreter restored from a snapshot has it there already, but a fresh file system).
+ */
+export function installPythonSources(pyodide, sources, onPath = false) {
   const FS = pyodide.FS;
   for (const [path, text] of sources) {
     const file = `${CODE_DIR}/${path}`;
     FS.mkdirTree(file.slice(0, file.lastIndexOf('/')));
     FS.writeFile(file, text);
+  }
+  if (onPath) {
+    return;
   }
   pyodide.runPython(`import sys\nsys.path.append(${JSON.stringify(CODE_DIR)})`);
 }
@@ -86,7 +116,7 @@ function serveAssets(bigAssets) {
   self.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     if (bigAssets.includes(url)) {
-      const bytes = (await assets).get(url);
+      const bytes = (await assets).files.get(url);
       if (bytes) {
         const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
         return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
@@ -96,7 +126,6 @@ function serveAssets(bigAssets) {
   };
   return () => {
     self.fetch = realFetch;
-    assets.then((files) => files.clear()); // Pyodide has them now
   };
 }
 

@@ -44,6 +44,17 @@
   config.bigAssets = BIG_ASSETS;
   const assetsFromParent = /(^#|&)assets=parent(&|$)/.test(location.hash);
   let answerAssets = null; // resolves the pending fetchAssets, when the app has been asked
+  // Memory snapshots (snapshot.mjs): only an app that answers fetchAssets can keep one for us (this
+  // origin has no storage). It is keyed by Pyodide version and the runtime's content hash (the last
+  // segment of runtimeURL), so a new build never boots an old one.
+  const runtimeHash = (/\/([0-9a-f]{16})\/$/.exec(config.runtimeURL) || [])[1] || null;
+  const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
+  let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
+  let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
+  let snapshotTaken = false; // this frame took one already: at most one per frame
+  let appKeepsSnapshots = false; // the app's `assets` said it keeps one (`snapshots: true`): only then is one taken
+  let snapshotOffer = false; // ours, not yet handed to the app (it is once a worker booted from it)
+  let takenTimings = {}; // where the start of the worker that took it went
 
   let worker = null;
   let ready = false;
@@ -96,10 +107,15 @@
     }
   });
 
-  /** The app's answer to `fetchAssets`: the requested files it could fetch; the rest we fetch. */
+  /** The app's answer to `fetchAssets`: the requested files it could fetch (the rest we fetch), and our snapshot if it keeps one. */
   function onAssets(m) {
     if (!answerAssets) {
       return;
+    }
+    appKeepsSnapshots = m.snapshots === true;
+    if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
+      snapshot = m.snapshot;
+      snapshotFromApp = true;
     }
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
@@ -147,7 +163,7 @@
   function fromParent() {
     return new Promise((resolve) => {
       answerAssets = resolve;
-      toApp({ type: 'fetchAssets', urls: BIG_ASSETS });
+      toApp(snapshotKey ? { type: 'fetchAssets', urls: BIG_ASSETS, snapshot: snapshotKey } : { type: 'fetchAssets', urls: BIG_ASSETS });
     });
   }
 
@@ -199,7 +215,11 @@
     obtainBigAssets().then((assets) => {
       if (worker === started) {
         // copied, not transferred: the next worker needs them too
-        started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })) });
+        // with a snapshot it boots from that; without one (or if ours fails to load) it takes one,
+        // once per frame
+        started.snapshotGiven = snapshot !== null;
+        started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
+          snapshot, makeSnapshot: snapshotKey !== null && appKeepsSnapshots && !snapshotTaken });
       }
     });
   }
@@ -209,6 +229,12 @@
       return; // a replaced worker's last words
     }
     switch (m.kind) {
+      case 'snapshot':
+        onSnapshot(m);
+        break;
+      case 'snapshotFailed':
+        dropSnapshot(String(m.message));
+        break;
       case 'loading':
         toApp({ type: 'loading', message: String(m.message) });
         break;
@@ -219,7 +245,12 @@
         ready = true;
         bootRetries = 0;
         clearTimeout(loadTimer);
-        toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true });
+        toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
+          boot: bootKind(m.boot), timings: { ...takenTimings, ...sanitizedTimings(m.timings) } });
+        if (m.boot === 'snapshot' && snapshotOffer) {
+          snapshotOffer = false; // it loads: worth keeping
+          toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot }); // copied: we keep ours
+        }
         workspace.flush();
         cells.pump();
         break;
@@ -262,6 +293,9 @@
 
   /** The worker failed before `ready`: a fresh one after a pause, until the retries are spent. */
   function failedToStart(message) {
+    if (worker.snapshotGiven) {
+      dropSnapshot(`a worker booting from it failed: ${message}`); // the next one starts normally
+    }
     worker.terminate();
     worker = null;
     clearTimeout(loadTimer);
@@ -271,6 +305,63 @@
     }
     toApp({ type: 'loading', message: `Loading Python again: ${message}` });
     retryTimer = setTimeout(startWorker, BOOT_RETRY_DELAYS_MS[bootRetries++]);
+  }
+
+  // ---- memory snapshots ----------------------------------------------------------------------
+
+  /**
+   * A fresh worker's snapshot, taken before its first cell: kept for this frame's next workers
+   * and, once one of them has booted from it, handed to the app to keep for the next visit. Only
+   * one per frame, before `ready` (after that, cells run and it could hold their data).
+   *
+   * The worker that took it is replaced at once by one booted from it: a worker loaded with
+   * Pyodide's `_makeSnapshot` wraps the JavaScript globals Python sees in recording proxies, and
+   * some of them break there (`js.self.origin`: "Illegal invocation"). Cells never run in it.
+   */
+  function onSnapshot(m) {
+    if (!snapshotKey || snapshotTaken || ready || !(m.bytes instanceof ArrayBuffer)) {
+      return;
+    }
+    snapshotTaken = true;
+    snapshot = m.bytes;
+    snapshotFromApp = false;
+    snapshotOffer = true;
+    const t = sanitizedTimings(m.timings);
+    takenTimings = { start: t.start, snapshot: t.snapshot, taking: t.total };
+    // before `ready`: no cell and no file request has reached it, so nothing else needs saying
+    worker.terminate();
+    worker = null;
+    clearTimeout(loadTimer);
+    startWorker();
+  }
+
+  /** How the ready interpreter started: from the app's snapshot, from one this frame just took, or normally. */
+  function bootKind(boot) {
+    if (boot !== 'snapshot') {
+      return 'fresh';
+    }
+    return snapshotFromApp ? 'snapshot' : 'new-snapshot';
+  }
+
+  /** The snapshot did not load: forget it here and in the app; the next fresh worker takes a new one (once per frame). */
+  function dropSnapshot(reason) {
+    if (!snapshotKey) {
+      return;
+    }
+    snapshot = null;
+    snapshotOffer = false;
+    toApp({ type: 'snapshotDropped', key: snapshotKey, reason });
+  }
+
+  /** The worker's boot timings ({step: ms}) for the app's figures: small integers only. */
+  function sanitizedTimings(timings) {
+    const clean = {};
+    for (const [name, ms] of Object.entries(timings && typeof timings === 'object' ? timings : {})) {
+      if (/^[a-z]{1,16}$/.test(name) && Number.isInteger(ms) && ms >= 0) {
+        clean[name] = ms;
+      }
+    }
+    return clean;
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */

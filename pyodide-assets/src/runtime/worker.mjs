@@ -12,10 +12,11 @@
 // the frame terminating this worker. Replies use `kind` (the frame's vocabulary); runner events
 // go out as the runner-protocol lines the frame forwards to the app.
 
-import { fetchPythonSources, installPythonSources, receiveAssets, routeFdOutput, startPyodide } from './boot.mjs';
+import { fetchPythonSources, handedOver, installPythonSources, receiveAssets, releaseAssets, routeFdOutput } from './boot.mjs';
 import { describe } from './errors.mjs';
 import { InputReplies } from './input-replies.mjs';
 import { Packages } from './packages.mjs';
+import { startFromSnapshotOrFresh, takeSnapshot } from './snapshot.mjs';
 import { WORKSPACE, WorkspaceFs } from './workspace-fs.mjs';
 
 let config = null;
@@ -38,7 +39,7 @@ export function start(early) {
 function receive(event) {
   const message = event.data;
   if (message.kind === 'assets') {
-    receiveAssets(message.files); // not queued: init is waiting for these
+    receiveAssets(message); // not queued: init is waiting for these
     return;
   }
   work = work.then(() => handle(message)).catch((error) => {
@@ -65,14 +66,44 @@ async function init(message) {
   try {
     post({ kind: 'loading', message: `Loading Python (Pyodide ${config.pyodideVersion})` });
     const sources = fetchPythonSources(config.runtimeURL);
-    pyodide = await startPyodide(config);
+    const begun = performance.now();
+    const timings = {};
+    const mark = (name, since) => {
+      timings[name] = Math.round(performance.now() - since);
+      return performance.now();
+    };
+    // the core's modules load while the frame gathers the big files (and the snapshot, if any)
+    const modules = Promise.all([import(config.indexURL + 'pyodide.mjs'), import(config.indexURL + 'pyodide.asm.mjs')]);
+    modules.catch(() => {}); // startPyodide reports a missing module
+    const handed = await handedOver();
+    let at = mark('assets', begun);
+    const started = await startFromSnapshotOrFresh(config, handed, (why) => {
+      post({ kind: 'snapshotFailed', message: why });
+      post({ kind: 'loading', message: 'Loading Python again: ' + why });
+    });
+    releaseAssets();
+    pyodide = started.pyodide;
+    at = mark(started.restored ? 'restore' : 'start', at);
     let hostModule = null;
     workspace = new WorkspaceFs(pyodide, config.mirrorFileLimit, (name) => hostModule.mime_of(name));
     post({ kind: 'loading', message: 'Starting the interpreter' });
-    installPythonSources(pyodide, await sources);
+    installPythonSources(pyodide, await sources, started.restored);
     workspace.ensure();
     pyodide.FS.chdir(WORKSPACE);
     hostModule = pyodide.pyimport('pyodide_host');
+    at = mark('host', at);
+    if (started.restored) {
+      hostModule.reseed(); // every session would draw the snapshot's random numbers otherwise
+    } else if (handed.makeSnapshot) {
+      // before the host holds our callbacks and before any cell: nothing of the user's is in it
+      const snapshot = takeSnapshot(pyodide);
+      if (snapshot) {
+        at = mark('snapshot', at);
+        mark('total', begun);
+        // the frame replaces this worker by one booted from it (see runtime.js, onSnapshot)
+        post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
+      }
+    }
     const fdOutput = [];
     // answers to input() come through a SharedArrayBuffer, so only when isolated; else input() says why not
     // (undefined, not null, when absent: Pyodide hands JavaScript's null to Python as jsnull, not None)
@@ -92,7 +123,8 @@ async function init(message) {
       workspace.write(file.name, file.bytes);
     }
     const python = pyodide.runPython("import sys\n'%d.%d.%d' % sys.version_info[:3]");
-    post({ kind: 'ready', python, pyodide: pyodide.version, isolated });
+    mark('total', begun);
+    post({ kind: 'ready', python, pyodide: pyodide.version, isolated, boot: started.restored ? 'snapshot' : 'fresh', timings });
   } catch (error) {
     post({ kind: 'fatal', message: `Python could not be loaded in this browser: ${describe(error)}` });
   }

@@ -1,18 +1,24 @@
 // The app's end of the postMessage channel to the local runtime frame (an opaque-origin iframe;
 // docs/local-runtime-protocol.md). It takes messages only from the frame's own window, posts
 // nothing until the frame has spoken (earlier posts would reach its initial about:blank), answers
-// the frame's `fetchAssets` itself, and hands every other message to the app as JSON text with
-// the file bytes beside it.
+// the frame's `fetchAssets` itself (with the memory snapshot it keeps for the frame, see
+// snapshot-store.js), and hands every other message to the app as JSON text with the file bytes
+// beside it.
+
+import { dropSnapshot, loadSnapshot, storeSnapshot, validKey } from './snapshot-store.js';
 
 /**
- * Connects to `frame` (an iframe element). `receive(json, bytes)` gets each message as JSON
+ * Connects to `frame` (an iframe element). With `keepSnapshot`, the frame's memory snapshot is kept
+ * in this origin's IndexedDB and handed back on the next visit; without it (an embed widget, which
+ * stores nothing), none is kept or offered. `receive(json, bytes)` gets each message as JSON
  * without its `bytes` member, which comes as the second argument (null if there is none).
  * Returns `{post(json, bytes, transfer), close()}`: `post` sends a message given as JSON text,
  * with `bytes` (or null) put back in as its `bytes` member and, if `transfer`, handed over
  * rather than copied.
  */
-export function connect(frame, receive) {
+export function connect(frame, receive, keepSnapshot = false) {
   let heard = false;
+  let snapshotKey = null; // the key the frame asked for, once: the only one it may store or drop
   const early = []; // [message, transfer list] posted before the frame spoke
   const send = (message, transfer) => frame.contentWindow?.postMessage(message, '*', transfer);
   const onMessage = (e) => {
@@ -25,7 +31,14 @@ export function connect(frame, receive) {
     }
     const { bytes = null, ...fields } = e.data;
     if (fields.type === 'fetchAssets') {
-      answerAssets(frame, fields.urls);
+      if (keepSnapshot && snapshotKey === null && validKey(fields.snapshot)) {
+        snapshotKey = fields.snapshot;
+      }
+      answerAssets(frame, fields.urls, validKey(fields.snapshot) && fields.snapshot === snapshotKey ? snapshotKey : null);
+      return;
+    }
+    if (fields.type === 'snapshot' || fields.type === 'snapshotDropped') {
+      onSnapshotMessage(fields, bytes);
       return;
     }
     let json;
@@ -35,6 +48,17 @@ export function connect(frame, receive) {
       return; // not JSON (a cycle, a BigInt): not a message of ours
     }
     receive(json, bytes);
+  };
+  /** The frame's snapshot (taken before its first cell) to keep, or word that ours did not load. */
+  const onSnapshotMessage = (fields, bytes) => {
+    if (snapshotKey === null || fields.key !== snapshotKey) {
+      return;
+    }
+    if (fields.type === 'snapshot' && bytes instanceof ArrayBuffer) {
+      storeSnapshot(snapshotKey, bytes);
+    } else if (fields.type === 'snapshotDropped') {
+      dropSnapshot(snapshotKey);
+    }
   };
   window.addEventListener('message', onMessage);
   return {
@@ -75,14 +99,18 @@ export function wantedAssets(urls, origin) {
 /**
  * Fetches the wanted files from our own HTTP cache (an opaque-origin frame's own fetches are never
  * cached) without credentials, and answers with one `assets` message whose buffers are
- * transferred; files that fail are left out, and the frame fetches those itself.
+ * transferred; files that fail are left out, and the frame fetches those itself. With
+ * `snapshotKey`, the snapshot kept under it (if any) goes along as `snapshot`.
  */
-function answerAssets(frame, urls) {
+function answerAssets(frame, urls, snapshotKey) {
+  const snapshot = snapshotKey ? loadSnapshot(snapshotKey) : Promise.resolve(null);
   const fetched = wantedAssets(urls, location.origin).map((url) => fetch(url, { credentials: 'omit', redirect: 'error' })
     .then((response) => (response.ok ? response.arrayBuffer() : null))
     .then((bytes) => (bytes ? { url, bytes } : null), () => null));
-  Promise.all(fetched).then((got) => {
+  Promise.all([Promise.all(fetched), snapshot]).then(([got, kept]) => {
     const files = got.filter((file) => file);
-    frame.contentWindow?.postMessage({ type: 'assets', files }, '*', files.map((file) => file.bytes));
+    // snapshots: we keep one (without this the frame never takes one: a start costs a restore more)
+    const message = { type: 'assets', files, snapshots: snapshotKey !== null, ...(kept ? { snapshot: kept } : {}) };
+    frame.contentWindow?.postMessage(message, '*', [...files.map((file) => file.bytes), ...(kept ? [kept] : [])]);
   });
 }

@@ -30,6 +30,7 @@ public abstract class FrameHost implements JSObject {
         void close();
     }
 
+    /** {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB and hand it back (public/js/snapshot-store.js). */
     @JSTopLevel
-    public static native Connection connect(HTMLElement frame, Receiver receiver);
+    public static native Connection connect(HTMLElement frame, Receiver receiver, boolean keepSnapshot);
 }

@@ -49,7 +49,8 @@ public final class LocalInterpreter implements Interpreter {
 
     private LocalInterpreter(String conversationId, boolean kept) {
         this.conversationId = conversationId;
-        this.frame = new LocalRuntimeFrame(this::receive);
+        // the app's own conversations keep Python's memory snapshot in this origin; a widget stores nothing
+        this.frame = new LocalRuntimeFrame(this::receive, kept);
         this.history = new LocalHistory(conversationId, kept, message -> {
             if (listener != null) {
                 listener.onProblem(message);

@@ -25,7 +25,8 @@ final class LocalRuntimeFrame {
     private final HTMLElement frame;
     private final FrameHost.Connection connection;
 
-    LocalRuntimeFrame(Receiver receiver) {
+    /** {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB, so the next visit starts fast. */
+    LocalRuntimeFrame(Receiver receiver, boolean keepSnapshot) {
         frame = Window.current().getDocument().createElement("iframe");
         frame.setClassName("local-runtime");
         frame.setAttribute("sandbox", "allow-scripts");
@@ -45,7 +46,7 @@ final class LocalRuntimeFrame {
                 return; // not a message of the protocol: the frame's output is never trusted
             }
             receiver.receive(message, bytes);
-        });
+        }, keepSnapshot);
         Window.current().getDocument().getBody().appendChild(frame);
     }
 
