@@ -33,7 +33,7 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
   try {
     requests.length = 0; // the page's first load (server mode) is not the point here
     assert.equal(await page.getByTestId('composer-ask').isVisible(), false, 'no Ask before an endpoint is set');
-    assert.match(await page.getByTestId('assistant-note').innerText(), /needs a model endpoint/);
+    await page.getByTestId('assistant-note').filter({ hasText: 'needs a model endpoint' }).waitFor();
     await setEndpoint(page, llama.baseUrl, 'test-model', LLAMA_API_KEY);
     assert.equal(await page.getByTestId('endpoint-state').textContent(), `Prompts and tool output go to ${endpointOrigin} (model test-model).`);
     assert.match(await page.getByTestId('assistant-note').innerText(), new RegExp(`prompts and the code's output are sent to ${endpointOrigin}`));

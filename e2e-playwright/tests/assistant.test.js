@@ -38,7 +38,8 @@ test('a plain-language prompt: the tool call runs as a code turn, the answer str
     if (frame.type === 'assistant_text') pieces.push(frame.text);
   })));
   try {
-    assert.match(await page.getByTestId('assistant-note').innerText(), /test-model/);
+    // The note comes with the server's health answer, which may land after the socket connects.
+    await page.getByTestId('assistant-note').filter({ hasText: 'test-model' }).waitFor();
     await ask(page, 'What is six times seven? Work it out with Python.');
     const shown = await shownAssistantTurn(page);
     assert.deepEqual(shown, {
