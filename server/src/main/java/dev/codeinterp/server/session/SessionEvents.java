@@ -3,6 +3,7 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.server.store.EventRepository;
+import dev.codeinterp.server.store.NewEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,13 +78,15 @@ final class SessionEvents {
 
     private void emitAll(List<Pending> batch) {
         synchronized (lock) {
-            List<SessionEvent> numbered = new ArrayList<>(batch.size());
             long now = System.currentTimeMillis();
+            List<NewEvent> fresh = new ArrayList<>(batch.size());
             for (Pending p : batch) {
-                numbered.add(new SessionEvent(lastSeq + numbered.size() + 1, p.executionId(), now, p.event()));
+                fresh.add(new NewEvent(p.executionId(), now, p.event()));
             }
+            List<SessionEvent> numbered;
+            // the store numbers them: it alone knows what another writer of this session stored meanwhile
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
-                events.record(sessionId, numbered);
+                numbered = events.record(sessionId, fresh);
             }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {
