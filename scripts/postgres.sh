@@ -3,6 +3,8 @@
 #
 #   eval "$(bash scripts/postgres.sh start DIR)"   # initdb in DIR, start on a free loopback port
 #   bash scripts/postgres.sh stop DIR              # stop it and delete DIR
+#   bash scripts/postgres.sh halt|resume DIR       # stop it keeping its data / start it again, same port
+#                                                  # (the test of a database that goes away)
 #
 # start prints shell assignments: POSTGRES_URL (jdbc:postgresql://127.0.0.1:PORT/postgres),
 # POSTGRES_USER and POSTGRES_PASSWORD_FILE (the superuser, with a random password: password
@@ -13,8 +15,8 @@ set -euo pipefail
 
 log() { echo "[postgres] $*" >&2; }
 bin=/usr/lib/postgresql/15/bin
-cmd=${1:?usage: postgres.sh start|stop DIR}
-dir=${2:?usage: postgres.sh start|stop DIR}
+cmd=${1:?usage: postgres.sh start|stop|halt|resume DIR}
+dir=${2:?usage: postgres.sh start|stop|halt|resume DIR}
 
 install_if_missing() {
   [ -x "$bin/pg_ctl" ] && return
@@ -38,6 +40,14 @@ as_postgres() {
   fi
 }
 
+# starts the cluster in $dir on the port in $dir/port
+pg_start() {
+  # 400 connections: each test server and each benchmark server keeps a pool
+  as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    -o "-c listen_addresses=127.0.0.1 -p $(cat "$dir/port") -k $dir -c max_connections=400" >/dev/null \
+    || { tail -20 "$dir/server.log" >&2; exit 1; }
+}
+
 case "$cmd" in
   start)
     install_if_missing
@@ -50,11 +60,8 @@ case "$cmd" in
     [ "$(id -u)" = 0 ] && chown postgres: "$dir/password"
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$dir/password" --auth=scram-sha-256 \
       -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
-    # 400 connections: each test server and each benchmark server keeps a pool
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=400" >/dev/null \
-      || { tail -20 "$dir/server.log" >&2; exit 1; }
     echo "$port" > "$dir/port"
+    pg_start
     log "PostgreSQL 15 on 127.0.0.1:$port (data in $dir/data)"
     echo "POSTGRES_URL=jdbc:postgresql://127.0.0.1:$port/postgres"
     echo "POSTGRES_USER=postgres"
@@ -67,8 +74,14 @@ case "$cmd" in
     fi
     rm -rf "$dir"
     ;;
+  halt)
+    as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null
+    ;;
+  resume)
+    pg_start
+    ;;
   *)
-    echo "usage: postgres.sh start|stop DIR" >&2
+    echo "usage: postgres.sh start|stop|halt|resume DIR" >&2
     exit 2
     ;;
 esac

@@ -96,6 +96,8 @@ class CrashRecoveryTest {
         pb.environment().put("CODEINTERP_PORT", String.valueOf(port));
         pb.environment().put("CODEINTERP_HOST", "127.0.0.1");
         pb.environment().put("CODEINTERP_DATA_DIR", dataDir.toString());
+        // the same store for both processes: the data dir's SQLite file, or its PostgreSQL database
+        dev.codeinterp.server.store.TestStores.environment(dataDir).forEach((k, v) -> pb.environment().put("CODEINTERP_" + k, v));
         pb.environment().put("CODEINTERP_POOL_SIZE", "1");
         pb.redirectErrorStream(true);
         pb.redirectOutput(dataDir.resolve("server.log").toFile());

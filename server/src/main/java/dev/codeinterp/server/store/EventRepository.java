@@ -36,6 +36,7 @@ public final class EventRepository {
         StoreWriter writer = db.writer();
         List<SessionEvent> numbered = new ArrayList<>(batch.size());
         writer.write(ctx -> {
+            numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
             long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), sessionId)
                     .orElseThrow(() -> new StoreException("no session " + sessionId, null));
             long seq = last - batch.size();

@@ -76,11 +76,14 @@ public final class StoreWriter implements AutoCloseable {
         ctx = DSL.using(connection, dialect, settings);
     }
 
-    /** After a failed write: a connection the database closed is dropped, and the next write opens another. */
-    private void dropIfBroken() {
+    /**
+     * After a failed write, rolled back: a connection the database closed is dropped, and true
+     * returned. The next write, or {@link #reconnected}, opens another.
+     */
+    private boolean dropIfBroken() {
         try {
             if (connection.isValid(2)) {
-                return;
+                return false;
             }
         } catch (SQLException ignored) {
             // as broken as can be
@@ -91,6 +94,28 @@ public final class StoreWriter implements AutoCloseable {
         prepared.clear();
         closeQuietly(connection);
         connection = null;
+        return true;
+    }
+
+    /** Opens a fresh connection in place of one the database dropped; false when the database is still away. */
+    private boolean reconnected() {
+        try {
+            connect();
+            return true;
+        } catch (StoreException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code e} says the connection itself is gone (SQLState 08: connection exception, 57P: the server shut down). */
+    private static boolean connectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void closeQuietly(AutoCloseable c) {
@@ -195,34 +220,62 @@ public final class StoreWriter implements AutoCloseable {
             }
         }
         if (group.size() == 1) {
-            commitAlone(group.get(0));
+            commitAlone(group.get(0), true);
         } else {
-            commitGroup(group);
+            commitGroup(group, true);
         }
     }
 
-    /** The common case: one write, no savepoint round trips. */
-    private void commitAlone(Write w) {
+    /**
+     * The common case: one write, no savepoint round trips. A write that failed because the database
+     * had dropped the connection (a restart since the last write) never reached a commit, so it is
+     * run once more on a fresh connection: the first write after a database restart should not fail.
+     * A failed commit is not run again: whether it took is unknown.
+     */
+    private void commitAlone(Write w, boolean mayRetry) {
+        boolean committing = false;
         try {
             w.work().accept(ctx);
+            committing = true;
             timedCommit();
             w.done().complete(null);
         } catch (RuntimeException | SQLException e) {
             rollbackQuietly();
-            dropIfBroken();
+            if (dropIfBroken() && !committing && mayRetry && reconnected()) {
+                commitAlone(w, false);
+                return;
+            }
             w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
         }
     }
 
-    /** Commits the group in one transaction; a failing write is rolled back alone and reported to its caller. */
-    private void commitGroup(List<Write> group) {
+    /**
+     * Commits the group in one transaction; a failing write is rolled back alone and reported to its
+     * caller. A lost connection fails no write by itself: the group, none of it committed, runs once
+     * more on a fresh connection, as {@link #commitAlone} does.
+     */
+    private void commitGroup(List<Write> group, boolean mayRetry) {
         List<Write> applied = new ArrayList<>();
-        for (Write w : group) {
+        for (int i = 0; i < group.size(); i++) {
+            Write w = group.get(i);
             try (var sp = new Savepoint(connection)) {
                 w.work().accept(ctx);
                 sp.release();
                 applied.add(w);
             } catch (RuntimeException | SQLException e) {
+                if (connectionLost(e)) {
+                    rollbackQuietly();
+                    dropIfBroken();
+                    List<Write> uncommitted = new ArrayList<>(applied);
+                    uncommitted.addAll(group.subList(i, group.size()));
+                    if (mayRetry && connection == null && reconnected()) {
+                        commitGroup(uncommitted, false);
+                    } else {
+                        StoreException lost = new StoreException("write failed: the database connection was lost", e);
+                        uncommitted.forEach(u -> u.done().completeExceptionally(lost));
+                    }
+                    return;
+                }
                 w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
             }
         }
