@@ -38,9 +38,18 @@ public record DatabaseSettings(String url, String user, String password) {
         return url == null ? "the embedded SQLite store" : withoutParameters(url).substring("jdbc:".length());
     }
 
+    /** {@code url}'s database, with the user and password file of {@code env} (copy-store's target). */
+    public static DatabaseSettings withUrl(String url, java.util.Map<String, String> env) {
+        return read(new EnvReader(env), url);
+    }
+
     static DatabaseSettings read(EnvReader r) {
+        return read(r, r.string("DATABASE_URL", null));
+    }
+
+    private static DatabaseSettings read(EnvReader r, String url) {
         String passwordFile = r.string("DATABASE_PASSWORD_FILE", null);
-        return new DatabaseSettings(r.string("DATABASE_URL", null), r.string("DATABASE_USER", null),
+        return new DatabaseSettings(url, r.string("DATABASE_USER", null),
                 passwordFile == null ? null : readPassword(Path.of(passwordFile)));
     }
 

@@ -9,6 +9,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -22,6 +24,32 @@ final class PostgresConnections {
     }
 
     static Database open(DatabaseSettings settings) {
+        DriverDataSource direct = direct(settings);
+        probe(direct, settings);
+        HikariConfig config = Database.poolConfig();
+        config.setDataSource(direct);
+        return Database.postgres(new HikariDataSource(config), direct);
+    }
+
+    /** The tables of the database's current schema (copy-store looks before it writes). */
+    static List<String> tables(DatabaseSettings settings) {
+        DriverDataSource direct = direct(settings);
+        probe(direct, settings);
+        try (Connection c = direct.getConnection();
+             var rs = c.createStatement().executeQuery(
+                     "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")) {
+            List<String> names = new ArrayList<>();
+            while (rs.next()) {
+                names.add(rs.getString(1));
+            }
+            return names;
+        } catch (SQLException e) {
+            throw new StoreUnavailableException("cannot read the tables of " + settings.where() + ": " + reason(e), e);
+        }
+    }
+
+    /** Connections made by the driver itself, with the credentials as properties. */
+    private static DriverDataSource direct(DatabaseSettings settings) {
         Properties props = new Properties();
         String url = splitCredentials(settings.url(), props);
         if (settings.user() != null) {
@@ -35,16 +63,11 @@ final class PostgresConnections {
         props.putIfAbsent("connectTimeout", "10");
         props.putIfAbsent("socketTimeout", "60");
         props.putIfAbsent("tcpKeepAlive", "true");
-        DriverDataSource direct;
         try {
-            direct = new DriverDataSource(url, "org.postgresql.Driver", props, null, null);
+            return new DriverDataSource(url, "org.postgresql.Driver", props, null, null);
         } catch (RuntimeException e) {
             throw new StoreUnavailableException("cannot use " + settings.where() + ": " + reason(e), e);
         }
-        probe(direct, settings);
-        HikariConfig config = Database.poolConfig();
-        config.setDataSource(direct);
-        return Database.postgres(new HikariDataSource(config), direct);
     }
 
     /** Connects once: an unreachable server, an unknown database or a refused password ends the start here, saying which. */
