@@ -234,9 +234,15 @@ public final class TestApp implements AutoCloseable {
         }
     }
 
+    /** Stops the server as SIGTERM does: sessions' sandboxes stay running for the next server on this data dir. */
+    public void stop() {
+        main.close();
+    }
+
+    /** Stops the server for good: every session's sandbox is removed (and the data dir's workspaces, when it is the app's own). */
     @Override
     public void close() {
-        main.close();
+        main.closeRemovingSandboxes();
         if (ownsDataDir) {
             discardWorkspaces(dataDir);
         }

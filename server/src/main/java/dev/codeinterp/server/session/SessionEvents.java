@@ -30,6 +30,8 @@ final class SessionEvents {
     /** The thread whose events wait to be stored together ({@link #inOneWrite}), and what it emitted meanwhile. */
     private volatile Thread holder;
     private final List<Pending> held = new ArrayList<>();
+    /** The runner's lines last stored with events ({@link #inOneWrite}); the worker's thread only. */
+    private long runnerLinesStored = -1;
 
     private record Pending(String executionId, Event event) {
     }
@@ -62,20 +64,48 @@ final class SessionEvents {
      * cost.
      */
     void inOneWrite(Runnable work) {
-        holder = Thread.currentThread();
-        try {
+        inOneWrite(() -> {
             work.run();
+            return -1;
+        });
+    }
+
+    /**
+     * As {@link #inOneWrite(Runnable)} for a run of runner output: {@code work} answers how many of
+     * the runner's lines have been handled, which is stored with the events they made (or alone,
+     * when they made none), so a restarted server asks for exactly the lines after them.
+     */
+    void inOneWrite(java.util.function.LongSupplier work) {
+        holder = Thread.currentThread();
+        long runnerLines = -1;
+        try {
+            runnerLines = work.getAsLong();
         } finally {
             holder = null;
             List<Pending> batch = List.copyOf(held);
             held.clear();
+            long lines = runnerLines == runnerLinesStored ? -1 : runnerLines;
             if (!batch.isEmpty()) {
-                emitAll(batch);
+                emitAll(batch, lines);
+            } else if (lines >= 0) {
+                events.record(sessionId, List.of(), lines);
+            }
+            if (lines >= 0) {
+                runnerLinesStored = lines;
             }
         }
     }
 
+    /** The session's interpreter was replaced: the new runner's lines are counted from 0. */
+    void newRunner() {
+        runnerLinesStored = 0;
+    }
+
     private void emitAll(List<Pending> batch) {
+        emitAll(batch, -1);
+    }
+
+    private void emitAll(List<Pending> batch, long runnerLines) {
         synchronized (lock) {
             List<SessionEvent> numbered = new ArrayList<>(batch.size());
             long now = System.currentTimeMillis();
@@ -83,7 +113,7 @@ final class SessionEvents {
                 numbered.add(new SessionEvent(lastSeq + numbered.size() + 1, p.executionId(), now, p.event()));
             }
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
-                events.record(sessionId, numbered);
+                events.record(sessionId, numbered, runnerLines);
             }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {

@@ -8,6 +8,7 @@ import org.jooq.impl.DSL;
 import java.util.List;
 
 import static dev.codeinterp.server.store.generated.Tables.EVENTS;
+import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
 /** Every event of every session, keyed by (session, seq), stored as its wire JSON. */
 public final class EventRepository {
@@ -23,13 +24,27 @@ public final class EventRepository {
      * it is committed.
      */
     public void record(String sessionId, List<SessionEvent> batch) {
+        record(sessionId, batch, -1);
+    }
+
+    /**
+     * As {@link #record(String, List)}, and with them, when {@code runnerLines >= 0}, how many of the
+     * session's runner's lines are now stored (the events may be none: lines that said nothing to keep).
+     */
+    public void record(String sessionId, List<SessionEvent> batch, long runnerLines) {
         StoreWriter writer = db.writer();
         writer.write(ctx -> {
             for (SessionEvent e : batch) {
                 append(writer, sessionId, e);
             }
+            if (runnerLines >= 0) {
+                writer.run(RUNNER_LINES, runnerLines, sessionId);
+            }
         });
     }
+
+    private static final PreparedWrite RUNNER_LINES = new PreparedWrite(ctx -> ctx.update(SESSIONS)
+            .set(SESSIONS.SANDBOX_LINES, DSL.param(SESSIONS.SANDBOX_LINES)).where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));
 
     private static void append(StoreWriter writer, String sessionId, SessionEvent e) {
         writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));

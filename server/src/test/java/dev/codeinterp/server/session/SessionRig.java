@@ -67,7 +67,7 @@ final class SessionRig implements AutoCloseable {
         new SessionRepository(db).insert(new StoredSession(id, Tokens.hash("token"), "fake", false,
                 System.currentTimeMillis(), null, workspace.id(), "test"));
         session = new Session(id, "fake", new SessionEvents(id, 0, new EventRepository(db)), sandboxes, workspace,
-                adopted -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name, InstallStep.NONE);
+                adopted -> { }, taken -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name, InstallStep.NONE);
         session.subscribe(0, events::add);
         return session;
     }
