@@ -72,6 +72,11 @@ final class SessionRig implements AutoCloseable {
         return session;
     }
 
+    /** The session's row as the store holds it now. */
+    StoredSession row() {
+        return new SessionRepository(db).find(session.id()).orElseThrow();
+    }
+
     /** Transactions the store has committed so far. */
     int commits() {
         return commits.get();
