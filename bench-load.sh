@@ -41,8 +41,8 @@ cd "$(dirname "$0")"
 scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart packages)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|packages) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, packages)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|packages) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, packages)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
