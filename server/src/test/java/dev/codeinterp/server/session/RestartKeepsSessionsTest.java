@@ -2,7 +2,7 @@ package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.Main;
-import dev.codeinterp.server.TestApp;
+import dev.codeinterp.server.testing.TestApp;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
