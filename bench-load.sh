@@ -3,7 +3,7 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [packages]   (no argument: all)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [packages]   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
@@ -13,6 +13,9 @@
 #   roundtrip  REST vs WebSocket `1+1` on one session, ROUND_TRIPS (200) each, and the pieces of a
 #              REST round trip measured apart; then GAP_ROUNDS (20) more after INTERVAL idle each
 #   roundtrip-busy  the same while BACKGROUND users (SESSIONS) run the busy loop beside it
+#   restart    RESTART_SESSIONS (100) sessions each hold a variable; the server is stopped with
+#              RESTART_SIGNAL (TERM; or KILL) and started again on the same data dir: how many kept
+#              their variables, and the time from the new process's start until each answers
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
@@ -36,16 +39,17 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy packages)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart packages)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|packages) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, packages)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|packages) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, packages)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
 export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROUND_TRIPS:-200}
 export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
 export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
+export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 POOL_SIZE=${POOL_SIZE:-2}
@@ -72,8 +76,8 @@ classpath="server/target/test-classes:server/target/classes:$(cat "$classpath_fi
 
 server=""
 data=""
-# Stops this script's server (its shutdown removes its sandboxes), removes whatever it left
-# under its own deployment label, and unmounts and deletes its data dir.
+# Stops this script's server (its sessions' sandboxes outlive it, by design), then removes them,
+# unmounts and deletes its data dir.
 stop_server() {
   if [ -n "$server" ]; then
     kill -TERM "$server" 2>/dev/null || true
@@ -85,15 +89,7 @@ stop_server() {
   if [ -n "$data" ]; then
     [ -z "${KEEP_SERVER_LOG:-}" ] || cp "$data/server.log" "$KEEP_SERVER_LOG.${name:-scenario}" 2>/dev/null || true
     # every step may fail (the engine restarted under us); none may stop the cleanup (set -e holds in traps)
-    local deployment left
-    deployment=$(printf %s "$data" | sha256sum | cut -c1-16)
-    left=$(docker ps -aq --filter label=dev.codeinterp.managed=true --filter "label=dev.codeinterp.deployment=$deployment" 2>/dev/null || true)
-    if [ -n "$left" ]; then
-      log "removing $(echo "$left" | wc -l) sandbox(es) the server left behind"
-      echo "$left" | xargs docker rm -f >/dev/null 2>&1 || true
-    fi
-    bash scripts/unmount-under.sh "$data" || true
-    rm -rf "$data" || true
+    bash scripts/discard-deployment.sh "$data" || true
     data=""
   fi
 }
@@ -160,6 +156,8 @@ for s in "${scenarios[@]}"; do
     roundtrip) BACKGROUND=0 run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
     roundtrip-busy) BACKGROUND=$BACKGROUND_USERS run_scenario roundtrip-busy "($RUNTIME)" roundtrip $((CREATE_DEADLINE + 900)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
+    restart) run_scenario restart "($RUNTIME)" restart $((CREATE_DEADLINE + 700)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
+            CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
     packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
 done

@@ -18,6 +18,6 @@ bash bench-load.sh
 bash scripts/setup-browser.sh && (cd e2e-playwright && npm ci --no-audit --no-fund --silent)
 data=$(mktemp -d) && port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 CODEINTERP_PORT=$port CODEINTERP_HOST=127.0.0.1 CODEINTERP_DATA_DIR="$data" java @server/jvm.options -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
-server=$! && trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; bash scripts/unmount-under.sh "$data"' EXIT
+server=$! && trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true; bash scripts/discard-deployment.sh "$data"' EXIT
 for _ in $(seq 1 120); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.5; done
 (cd e2e-playwright && CODEINTERP_URL="http://127.0.0.1:$port" node bench-local.js)

@@ -2,7 +2,7 @@
 // tests that need a server just started or one configured differently from the suite's.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,8 +24,8 @@ export function freePort() {
 
 /**
  * Starts a server (runtime runc unless `env` says otherwise) and resolves as soon as `/healthz`
- * answers, which is before its warm pool is filled. `stop()` ends it, unmounts the workspace
- * tmpfs it mounted under its data directory and removes the directory.
+ * answers, which is before its warm pool is filled. `stop()` ends it, removes the sandboxes its
+ * sessions left running, unmounts the workspace tmpfs it mounted and removes the data directory.
  */
 export async function startServer(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'codeinterp-e2e-'));
@@ -57,8 +57,8 @@ export async function startServer(env = {}) {
         await exited;
         clearTimeout(killer);
       }
-      execFileSync('bash', [join(ROOT, 'scripts/unmount-under.sh'), dataDir]);
-      rmSync(dataDir, { recursive: true, force: true });
+      // its sessions' sandboxes and workspaces outlive a server's stop, by design: this one is done for good
+      execFileSync('bash', [join(ROOT, 'scripts/discard-deployment.sh'), dataDir]);
     },
   };
   const deadline = Date.now() + 60000;

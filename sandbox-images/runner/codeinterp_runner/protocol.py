@@ -52,9 +52,19 @@ def parse_command(line):
     elif kind == 'install_refused':
         if not isinstance(message.get('message'), str):
             raise ValueError("install_refused needs a string 'message'")
-    elif kind not in ('interrupt', 'shutdown'):
+    elif kind == 'replay':
+        _line_number(message, 'from')
+    elif kind not in ('interrupt', 'shutdown', 'ack'):
         raise ValueError(f'unknown command type {kind!r}')
+    if kind == 'ack' or 'ack' in message:
+        _line_number(message, 'ack')
     return message
+
+
+def _line_number(message, key):
+    value = message.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"'{key}' must be a line number (a non-negative integer)")
 
 
 # ---- out --------------------------------------------------------------------------------------
@@ -68,6 +78,11 @@ def encode_line(event):
 
 def ready(python, pid):
     return {'type': 'ready', 'python': python, 'pid': pid}
+
+
+def replay(start, lost):
+    """The lines from number ``start`` follow again; ``lost`` older ones the server never stored are gone."""
+    return {'type': 'replay', 'from': start, 'lost': lost}
 
 
 def protocol_error(message):

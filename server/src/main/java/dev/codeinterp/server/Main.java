@@ -39,6 +39,7 @@ public final class Main implements AutoCloseable {
     private final WebServer web;
     private final ServerMetrics metrics;
     private final Assistant assistant;
+    private final boolean engineAvailable;
 
     public Main(Settings settings) {
         this(settings, AssistantSettings.fromEnvironment(System.getenv()));
@@ -53,9 +54,8 @@ public final class Main implements AutoCloseable {
         this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings, packages.sandboxMount()), settings.dockerHost(),
                 deploymentId(settings));
         var engine = backend.info();
-        if (engine.available()) {
-            backend.reapOrphans();
-        } else {
+        this.engineAvailable = engine.available();
+        if (!engine.available()) {
             log.warn("server mode unavailable: {}", engine.problem());
         }
         Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
@@ -88,7 +88,10 @@ public final class Main implements AutoCloseable {
     }
 
     public Main start(Settings settings) {
-        sessions.start(settings.reapInterval());
+        var adopted = sessions.start(settings.reapInterval());
+        if (engineAvailable) {
+            backend.reapOrphans(adopted); // after adoption: what no session took over is garbage
+        }
         pool.start();
         web.start();
         log.info("serving on http://localhost:{} (runtime {}, image {})", web.port(), settings.runtime(), settings.image());
@@ -111,15 +114,31 @@ public final class Main implements AutoCloseable {
         return backend;
     }
 
-    /** Stops in dependency order: no new requests, then sessions, then sandboxes, then the store. */
+    /**
+     * Stops in dependency order: no new requests, then sessions, then sandboxes, then the store.
+     * Sessions' sandboxes stay running, with their variables, for the next process to adopt.
+     */
     @Override
     public void close() {
+        close(false);
+    }
+
+    /** As {@link #close()}, and every session's sandbox removed too: this deployment is done for good (tests). */
+    public void closeRemovingSandboxes() {
+        close(true);
+    }
+
+    private void close(boolean removeSandboxes) {
         try {
             web.close();
             assistant.close();
         } finally {
             try {
-                sessions.close();
+                if (removeSandboxes) {
+                    sessions.closeRemovingSandboxes();
+                } else {
+                    sessions.close();
+                }
             } finally {
                 try {
                     pool.close();

@@ -24,7 +24,8 @@ import static dev.codeinterp.server.sandbox.DockerSandboxBackend.LABEL_MANAGED;
  * Removes our containers, found by label, never trusting only the in-memory set: a closed
  * sandbox's container in the background; on a timer, containers of this process that no open
  * sandbox claims (removals that failed while the engine was away); at start, those a previous
- * process of this deployment left; at shutdown, every one of this process.
+ * process of this deployment left that no session adopted; at shutdown, every one of this process
+ * but those detached for the next process to adopt (sessions' sandboxes, with their variables).
  */
 final class ContainerReaper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ContainerReaper.class);
@@ -37,6 +38,8 @@ final class ContainerReaper implements AutoCloseable {
     private final String instanceId;
     /** Containers of sandboxes not yet closed: everything else of this instance is removed by the sweep. */
     private final Set<String> open = ConcurrentHashMap.newKeySet();
+    /** Containers left running for a later process of this deployment: shutdown leaves them alone. */
+    private final Set<String> kept = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService cleanup = Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "sandbox-cleanup");
         t.setDaemon(true);
@@ -62,13 +65,19 @@ final class ContainerReaper implements AutoCloseable {
         cleanup.execute(() -> remove(containerId));
     }
 
+    /** A sandbox was detached: its container outlives this process. */
+    void kept(String containerId) {
+        open.remove(containerId);
+        kept.add(containerId);
+    }
+
     /** Removes containers of this process that no open sandbox claims. */
     void sweepStrays() {
         try {
             long cutoff = System.currentTimeMillis() / 1000 - STRAY_AGE.toSeconds();
             int removed = 0;
             for (Container c : managedContainers()) {
-                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE)) && !open.contains(c.getId())
+                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE)) && !open.contains(c.getId()) && !kept.contains(c.getId())
                         && c.getCreated() != null && c.getCreated() < cutoff) {
                     remove(c.getId());
                     removed++;
@@ -82,11 +91,15 @@ final class ContainerReaper implements AutoCloseable {
         }
     }
 
-    /** Removes sandboxes of earlier processes of this deployment; another deployment's are not ours to touch. */
-    int reapOrphans() {
+    /**
+     * Removes sandboxes of earlier processes of this deployment but {@code adopted} (taken over by
+     * sessions of this one); another deployment's are not ours to touch.
+     */
+    int reapOrphans(Set<String> adopted) {
         int removed = 0;
         for (Container c : managedContainers()) {
-            if (deploymentId.equals(c.getLabels().get(LABEL_DEPLOYMENT)) && !instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
+            if (deploymentId.equals(c.getLabels().get(LABEL_DEPLOYMENT)) && !instanceId.equals(c.getLabels().get(LABEL_INSTANCE))
+                    && !adopted.contains(c.getId())) {
                 remove(c.getId());
                 removed++;
             }
@@ -113,12 +126,12 @@ final class ContainerReaper implements AutoCloseable {
         }
     }
 
-    /** Removes this process's sandboxes; called at shutdown, after sessions closed theirs. */
+    /** Removes this process's sandboxes but those detached; called at shutdown, after sessions closed or detached theirs. */
     @Override
     public void close() {
         try {
             for (Container c : managedContainers()) {
-                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE))) {
+                if (instanceId.equals(c.getLabels().get(LABEL_INSTANCE)) && !kept.contains(c.getId())) {
                     remove(c.getId());
                 }
             }

@@ -20,15 +20,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
- * One container running the runner, attached before start: stdin is a {@link StdinFeed}, stdout
- * frames are reassembled into lines and decoded. Whatever the runner writes is untrusted.
+ * One container running the runner, attached before start (or, adopted from an earlier server
+ * process, attached while it runs): stdin is a {@link StdinFeed}, stdout frames are reassembled into
+ * lines, counted and decoded. The count is what {@link RunnerOutput#linesThrough()} and the runner's
+ * {@code replay} speak of. Whatever the runner writes is untrusted.
  */
 final class DockerSandbox implements Sandbox {
     private static final Logger log = LoggerFactory.getLogger(DockerSandbox.class);
     /** Largest runner line kept: enough for a big PNG, small enough that a hostile line cannot hurt. */
     static final int MAX_LINE_BYTES = 16 << 20;
+    /** What the runner keeps unacknowledged (its JOURNAL_BYTES), for the message that says some was lost. */
+    static final int JOURNAL_BYTES = 16 << 20;
     private static final int TAIL_CHARS = 2000;
     private static final long ATTACH_TIMEOUT_S = 30;
+    /** A long cell's output is acknowledged at least every this many lines; otherwise the ack rides on the next command. */
+    static final long ACK_EVERY_LINES = 256;
 
     private final DockerClient docker;
     private final DockerClient streams;
@@ -36,27 +42,56 @@ final class DockerSandbox implements Sandbox {
     private final String runtime;
     private final Workspace workspace;
     private final Consumer<String> removal;
+    private final Consumer<String> keeping;
     private final StdinFeed stdin = new StdinFeed();
     private final CompletableFuture<RunnerMessage.Ready> ready = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final StringBuilder tail = new StringBuilder();
     private final LineAssembler lines;
-    private volatile Consumer<List<RunnerMessage>> messages = m -> { };
+    private volatile Consumer<RunnerOutput> messages = m -> { };
     /** The messages of the frame being read; touched only by the attach stream's thread. */
     private final List<RunnerMessage> read = new ArrayList<>();
+    /** The runner's lines read so far (attach thread only); an adopted sandbox learns it from the runner's {@code replay}. */
+    private long linesRead;
+    /** Adopted and not yet replayed: lines before the runner's {@code replay} come again after it, so they are skipped. */
+    private volatile boolean awaitingReplay;
+    /** Adopted: the replay is asked for once the session listens ({@link #onOutput}), so none of it goes unheard. */
+    private long replayFrom = -1;
+    /** The lines stored ({@link #acknowledge}) and the last count told to the runner; the session's worker only. */
+    private long acknowledged;
+    private long acknowledgementSent;
+    private volatile ResultCallback.Adapter<Frame> stream;
+    private volatile boolean detached;
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
-    /** {@code docker} for short calls, {@code streams} for the attach; {@code removal} takes the container when closed. */
+    /**
+     * {@code docker} for short calls, {@code streams} for the attach; {@code removal} takes the
+     * container when closed, {@code keeping} hears of one detached (left running for a later process).
+     */
     DockerSandbox(DockerClient docker, DockerClient streams, String containerId, String runtime, Workspace workspace,
-                  Consumer<String> removal) {
+                  Consumer<String> removal, Consumer<String> keeping) {
         this.docker = docker;
         this.streams = streams;
         this.containerId = containerId;
         this.runtime = runtime;
         this.workspace = workspace;
         this.removal = removal;
+        this.keeping = keeping;
         this.lines = new LineAssembler(MAX_LINE_BYTES, this::onLine, this::onOversizedLine);
+    }
+
+    /**
+     * A sandbox of an earlier server process, attached while it runs: the runner is asked to send
+     * again every line after the first {@code linesStored} (those are stored), and until its
+     * {@code replay} answer comes, what arrives is skipped (it comes again after it).
+     */
+    void adopt(long linesStored) throws InterruptedException {
+        awaitingReplay = true;
+        acknowledged = linesStored;
+        acknowledgementSent = linesStored;
+        replayFrom = linesStored;
+        attach();
     }
 
     /**
@@ -99,6 +134,7 @@ final class DockerSandbox implements Sandbox {
                 ended();
             }
         };
+        stream = callback;
         streams.attachContainerCmd(containerId)
                 .withStdIn(stdin)
                 .withStdOut(true)
@@ -125,6 +161,21 @@ final class DockerSandbox implements Sandbox {
         } catch (JsonException e) {
             // not protocol: something the cell wrote past the runner; keep it for diagnosis only
             remember(line + "\n");
+            counted();
+            return;
+        }
+        if (message instanceof RunnerMessage.Replay replay) {
+            if (awaitingReplay) {
+                awaitingReplay = false;
+                linesRead = replay.from();
+                if (replay.lost() > 0) {
+                    read.add(new RunnerMessage.ProtocolError(replay.lost() + " line(s) of output written while the server was "
+                            + "away were lost: more than the runner keeps (" + (JOURNAL_BYTES >> 20) + " MiB) waited to be stored"));
+                }
+            }
+            return; // not one of the runner's numbered lines
+        }
+        if (!counted()) {
             return;
         }
         if (message instanceof RunnerMessage.Ready r && !ready.isDone()) {
@@ -134,14 +185,26 @@ final class DockerSandbox implements Sandbox {
         read.add(message);
     }
 
+    /** Counts a line of the runner's; false when it is skipped, as one that comes again after the replay. */
+    private boolean counted() {
+        if (awaitingReplay) {
+            return false;
+        }
+        linesRead++;
+        return true;
+    }
+
     private void onOversizedLine(long bytes) {
+        if (!counted()) {
+            return;
+        }
         read.add(new RunnerMessage.ProtocolError("dropped an output of " + bytes
                 + " bytes: larger than the " + (MAX_LINE_BYTES >> 20) + " MiB limit for one output"));
     }
 
     private void deliverRead() {
-        if (!read.isEmpty()) {
-            List<RunnerMessage> these = List.copyOf(read);
+        if (!read.isEmpty() && !detached) {
+            RunnerOutput these = new RunnerOutput(read, linesRead);
             read.clear();
             messages.accept(these);
         }
@@ -155,7 +218,7 @@ final class DockerSandbox implements Sandbox {
     }
 
     private void ended() {
-        if (!alive) {
+        if (!alive || detached) {
             return;
         }
         alive = false;
@@ -183,17 +246,55 @@ final class DockerSandbox implements Sandbox {
     }
 
     @Override
-    public void onOutput(Consumer<List<RunnerMessage>> messages, Runnable exited) {
+    public void onOutput(Consumer<RunnerOutput> messages, Runnable exited) {
         this.messages = messages;
         this.exited = exited;
         if (!alive) {
             exited.run();
+        } else if (replayFrom >= 0) {
+            stdin.write((WireCodec.encodeRunnerReplay(replayFrom) + "\n").getBytes(StandardCharsets.UTF_8));
+            replayFrom = -1;
         }
     }
 
     @Override
     public void send(String line) {
-        stdin.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        String pending = acknowledged > acknowledgementSent ? WireCodec.encodeRunnerAck(acknowledged) + "\n" : "";
+        acknowledgementSent = acknowledged;
+        stdin.write((pending + line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Told to the runner with the next command, or at once when a long cell has piled up {@link #ACK_EVERY_LINES}. */
+    @Override
+    public void acknowledge(long lines) {
+        acknowledged = Math.max(acknowledged, lines);
+        if (acknowledged - acknowledgementSent >= ACK_EVERY_LINES) {
+            acknowledgementSent = acknowledged;
+            stdin.write((WireCodec.encodeRunnerAck(acknowledged) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /**
+     * Closes our attach stream and leaves the container running. The container keeps its stdin open
+     * after our end of it closes (created without {@code StdinOnce}), so the runner goes on.
+     */
+    @Override
+    public void detach() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        detached = true;
+        alive = false;
+        keeping.accept(containerId);
+        stdin.close();
+        ResultCallback.Adapter<Frame> open = stream;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (java.io.IOException | RuntimeException e) {
+                log.debug("closing the attach stream of {}", shortId(), e);
+            }
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.codeinterp.server.sandbox;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +111,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
                     .withAttachStdout(true)
                     .withAttachStderr(true)
                     .withStdinOpen(true)
-                    .withStdInOnce(true)
+                    // stdin stays open when our attach ends: a restarting server leaves the runner running
+                    .withStdInOnce(false)
                     .withTty(false)
                     .withNetworkDisabled(true)
                     .withHostConfig(hostConfig(workspace))
@@ -122,7 +125,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         }
         reaper.opened(containerId);
         DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, spec.runtime(), workspace,
-                reaper::closed);
+                reaper::closed, reaper::kept);
         try {
             sandbox.attach();
             docker.startContainerCmd(containerId).exec();
@@ -181,10 +184,45 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 SELContext.DEFAULT, null, PropagationMode.PRIVATE));
     }
 
-    /** Removes sandboxes of earlier processes of this deployment; another deployment's are not ours to touch. */
     @Override
-    public int reapOrphans() {
-        return reaper.reapOrphans();
+    public Sandbox adopt(String containerId, Workspace workspace, long linesStored) {
+        InspectContainerResponse container;
+        try {
+            container = docker.inspectContainerCmd(containerId).exec();
+        } catch (NotFoundException e) {
+            throw new SandboxException("its sandbox is gone (removed, or the engine's data was reset)", e);
+        } catch (RuntimeException e) {
+            throw new SandboxException("its sandbox could not be inspected: " + e.getMessage(), e);
+        }
+        Map<String, String> labels = container.getConfig() == null || container.getConfig().getLabels() == null
+                ? Map.of() : container.getConfig().getLabels();
+        if (!deploymentId.equals(labels.get(LABEL_DEPLOYMENT))) {
+            throw new SandboxException("its sandbox belongs to another deployment");
+        }
+        if (container.getState() == null || !Boolean.TRUE.equals(container.getState().getRunning())) {
+            throw new SandboxException("its sandbox stopped while the server was away (the engine restarted, or the sandbox died)");
+        }
+        String runtime = container.getHostConfig() == null || container.getHostConfig().getRuntime() == null
+                ? spec.runtime() : container.getHostConfig().getRuntime();
+        reaper.opened(containerId);
+        DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, runtime, workspace,
+                reaper::closed, reaper::kept);
+        try {
+            sandbox.adopt(linesStored);
+            return sandbox;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            sandbox.close();
+            throw new SandboxException("interrupted while adopting a sandbox", e);
+        } catch (RuntimeException e) {
+            sandbox.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public int reapOrphans(Set<String> adopted) {
+        return reaper.reapOrphans(adopted);
     }
 
     /** Every container carrying our label, of any process, running or not. */

@@ -14,8 +14,15 @@ public interface SandboxBackend extends AutoCloseable {
      */
     Sandbox start(Workspace workspace) throws SandboxException;
 
-    /** Removes every sandbox a previous process of this server left behind (found by label). */
-    int reapOrphans();
+    /**
+     * A sandbox an earlier process of this server detached, still running: attached again, with the
+     * runner asked for every line after the first {@code linesStored}. Fails with
+     * {@link SandboxException} saying why when it is gone, stopped or not this deployment's.
+     */
+    Sandbox adopt(String containerId, Workspace workspace, long linesStored) throws SandboxException;
+
+    /** Removes every sandbox a previous process of this server left behind (found by label) but {@code adopted}. */
+    int reapOrphans(java.util.Set<String> adopted);
 
     /** Facts for {@code /healthz}: engine version, runtimes, image. */
     EngineInfo info();

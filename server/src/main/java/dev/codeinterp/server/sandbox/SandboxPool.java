@@ -118,6 +118,11 @@ public final class SandboxPool implements AutoCloseable {
         return timedStart(workspace);
     }
 
+    /** A session's sandbox that an earlier process of this server left running ({@link SandboxBackend#adopt}). */
+    public Sandbox adopt(String containerId, Workspace workspace, long linesStored) {
+        return backend.adopt(containerId, workspace, linesStored);
+    }
+
     private Sandbox startFresh() {
         Workspace workspace = workspaces.create();
         try {

@@ -79,6 +79,22 @@ final class CellQueue {
         artifacts.beforeCell(workspace);
     }
 
+    /**
+     * A cell that an earlier server process started and that goes on running in the sandbox this
+     * session adopted: it runs now (its {@code started} is already stored).
+     */
+    void adoptRunning(RunningCell cell, Workspace workspace) {
+        outstanding.incrementAndGet();
+        started(cell, workspace);
+    }
+
+    /** A cell an earlier server process accepted and never ran: it ends now, saying {@code why}. */
+    void abandon(String executionId, Event why) {
+        outstanding.incrementAndGet();
+        events.emit(executionId, why);
+        finishUnstarted(executionId, Status.INTERRUPTED);
+    }
+
     /** The cell running, or null. */
     RunningCell running() {
         return running;

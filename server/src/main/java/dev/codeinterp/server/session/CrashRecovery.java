@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a previous server process left unfinished: each cell it left queued or running ends as
- * interrupted (a running one also hears that its interpreter is gone), in its session's event log,
- * so every cell still ends with exactly one {@code finished}.
+ * What a previous server process left unfinished in sessions whose sandbox could not be adopted:
+ * each cell it left queued or running ends as interrupted (a running one also hears that its
+ * interpreter is gone), in its session's event log, so every cell still ends with exactly one
+ * {@code finished}. Adopted sessions end or go on with their cells themselves.
  */
 final class CrashRecovery {
     private static final Logger log = LoggerFactory.getLogger(CrashRecovery.class);
@@ -23,16 +24,20 @@ final class CrashRecovery {
     private CrashRecovery() {
     }
 
-    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog) {
+    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog, java.util.Set<String> adopted) {
         Map<String, List<ExecutionRepository.UnfinishedExecution>> bySession = new LinkedHashMap<>();
         for (ExecutionRepository.UnfinishedExecution u : executions.unfinished()) {
+            if (adopted.contains(u.sessionId())) {
+                continue;
+            }
             bySession.computeIfAbsent(u.sessionId(), k -> new ArrayList<>()).add(u);
         }
         bySession.forEach((sessionId, cells) -> {
             SessionEvents events = new SessionEvents(sessionId, eventLog.lastSeq(sessionId), eventLog);
             for (ExecutionRepository.UnfinishedExecution cell : cells) {
                 if (cell.wasRunning()) {
-                    events.emit(cell.executionId(), new Event.Restarted("the server restarted; the interpreter's state is gone"));
+                    events.emit(cell.executionId(), new Event.Restarted("the server restarted and this session's sandbox did not survive it: "
+                            + "the interpreter's state is gone"));
                 }
                 events.emit(cell.executionId(), new Event.Finished(Status.INTERRUPTED, null, null, null, null));
             }

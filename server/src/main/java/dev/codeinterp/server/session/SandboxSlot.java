@@ -1,32 +1,34 @@
 package dev.codeinterp.server.session;
 
-import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.sandbox.RunnerOutput;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxExit;
 
-import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
  * The session's one sandbox: taken from the {@link SandboxSource} when needed, its messages and
  * its death routed to the session (tagged with the sandbox, so a replaced one's late words are
- * told apart), closed when replaced. A new session adopts its first sandbox's workspace. Used by
- * the session's worker only (and by its closer once the worker stopped).
+ * told apart), closed when replaced. A new session adopts its first sandbox's workspace; every
+ * sandbox taken is reported (the store remembers it, for a restarted server to adopt). Used by the
+ * session's worker only (and by its closer once the worker stopped, or before it starts).
  */
 final class SandboxSlot {
     private final SandboxSource source;
     private final Consumer<Workspace> workspaceAdopted;
-    private final BiConsumer<Sandbox, List<RunnerMessage>> output;
+    private final BiConsumer<Sandbox, RunnerOutput> output;
     private final Consumer<Sandbox> exited;
+    private final Consumer<Sandbox> taken;
     private volatile Workspace workspace;
     private Sandbox sandbox;
 
     /** {@code workspace} is the session's existing one, or null for a new session (reported to {@code workspaceAdopted}). */
     SandboxSlot(SandboxSource source, Workspace workspace, Consumer<Workspace> workspaceAdopted,
-                BiConsumer<Sandbox, List<RunnerMessage>> output, Consumer<Sandbox> exited) {
+                BiConsumer<Sandbox, RunnerOutput> output, Consumer<Sandbox> exited, Consumer<Sandbox> taken) {
+        this.taken = taken;
         this.source = source;
         this.workspace = workspace;
         this.workspaceAdopted = workspaceAdopted;
@@ -46,8 +48,33 @@ final class SandboxSlot {
             workspace = fresh.workspace();
             workspaceAdopted.accept(fresh.workspace());
         }
-        sandbox = fresh;
-        fresh.onOutput(m -> output.accept(fresh, m), () -> exited.accept(fresh));
+        taken.accept(fresh);
+        hold(fresh);
+    }
+
+    /** A sandbox an earlier server process left running, already attached: held as if taken here. */
+    void adopt(Sandbox running) {
+        hold(running);
+    }
+
+    private void hold(Sandbox s) {
+        sandbox = s;
+        s.onOutput(m -> output.accept(s, m), () -> exited.accept(s));
+    }
+
+    void acknowledge(long lines) {
+        if (sandbox != null) {
+            sandbox.acknowledge(lines);
+        }
+    }
+
+    /** Lets go of the sandbox held, if any, and leaves it running for the next server process. */
+    void detach() {
+        Sandbox s = sandbox;
+        sandbox = null;
+        if (s != null) {
+            s.detach();
+        }
     }
 
     /** Whether {@code s} is the sandbox held now (not one already replaced). */

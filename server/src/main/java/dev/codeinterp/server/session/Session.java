@@ -10,11 +10,13 @@ import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.packages.PackageFetchException;
+import dev.codeinterp.server.sandbox.RunnerOutput;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -53,20 +55,28 @@ public final class Session {
     private volatile boolean closed;
     private volatile boolean awaitingInput; // set by the worker before the input_request goes out
     private volatile long lastActivity = System.currentTimeMillis();
+    /** Why the interpreter of an earlier server process is gone, told with the next cell (worker only, after start). */
+    private String lostInterpreter;
 
     /**
      * {@code workspace} is the session's existing workspace, or null for a new session, which
-     * adopts its first sandbox's (and reports it to {@code workspaceAdopted}, to be remembered).
+     * adopts its first sandbox's (and reports it to {@code workspaceAdopted}, to be remembered);
+     * {@code sandboxTaken} hears of every sandbox the session takes.
      */
     Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
-            Consumer<Workspace> workspaceAdopted, ExecutionLimits limits, FileLinks links, InstallStep installs) {
+            Consumer<Workspace> workspaceAdopted, Consumer<Sandbox> sandboxTaken, ExecutionLimits limits, FileLinks links,
+            InstallStep installs) {
         this.installs = installs;
         this.id = id;
         this.runtime = runtime;
         this.events = events;
         this.limits = limits;
         this.slot = new SandboxSlot(sandboxes, workspace, workspaceAdopted,
-                (from, messages) -> inbox.add(new Signal.Output(from, messages)), from -> inbox.add(new Signal.Exited(from)));
+                (from, output) -> inbox.add(new Signal.Output(from, output)), from -> inbox.add(new Signal.Exited(from)),
+                taken -> {
+                    events.newRunner();
+                    sandboxTaken.accept(taken);
+                });
         this.cellInstalls = new CellInstallRequest(installs, inbox::add, line -> slot.send(line));
         this.supervisor = new Supervisor(limits.restarts());
         this.cells = new CellQueue(events, new ArtifactTracker(id, links), limits.maxQueuedCells(), this::touch);
@@ -97,6 +107,30 @@ public final class Session {
             touch();
         }
         worker.start();
+    }
+
+    /**
+     * Before {@link #start}: the session goes on in {@code running}, the sandbox an earlier server
+     * process left, with the cell {@code runningCell} (or null) still running in it under a fresh
+     * clock of {@code timeout}; the cells it had {@code waiting} end, as they never ran.
+     */
+    void adopt(Sandbox running, String runningCell, Duration timeout, List<String> waiting) {
+        slot.adopt(running);
+        if (runningCell != null) {
+            cells.adoptRunning(new RunningCell(runningCell, timeout, limits, System.nanoTime()), slot.workspace());
+        }
+        for (String cell : waiting) {
+            cells.abandon(cell, new Event.Error("ServerRestarted",
+                    "the server restarted before this cell ran; run it again", List.of()));
+        }
+    }
+
+    /**
+     * Before {@link #start}: the interpreter of an earlier server process is gone ({@code why}); the
+     * next cell's events say so with a {@code restarted} event, as its variables are gone with it.
+     */
+    void interpreterLost(String why) {
+        lostInterpreter = why;
     }
 
     // ---- what callers may do ---------------------------------------------------------------
@@ -187,18 +221,34 @@ public final class Session {
 
     /** Stops the worker, ends every unfinished cell as interrupted, and removes the sandbox. */
     void close() {
+        stop(new Signal.CloseRequest());
+    }
+
+    /**
+     * Stops the worker and leaves the sandbox running with its variables, and any cell in it, for the
+     * next server process to adopt: nothing ends, nothing is stored as ended.
+     */
+    void detach() {
+        stop(new Signal.DetachRequest());
+    }
+
+    private void stop(Signal how) {
         if (closed) {
             return;
         }
         closed = true;
-        inbox.add(new Signal.CloseRequest());
+        inbox.add(how);
         try {
             worker.join(10_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (!worker.isAlive()) {
-            slot.discard(); // a worker that never started still holds its warm sandbox
+            if (how instanceof Signal.DetachRequest) {
+                slot.detach();
+            } else {
+                slot.discard(); // a worker that never started still holds its warm sandbox
+            }
         } else {
             log.warn("session {} worker did not stop within 10 s", id);
         }
@@ -241,7 +291,11 @@ public final class Session {
                 yield true;
             }
             case OUTPUT -> {
-                events.inOneWrite(() -> onOutputRun((Signal.Output) signal));
+                long[] stored = {-1};
+                events.inOneWrite(() -> stored[0] = onOutputRun((Signal.Output) signal));
+                if (stored[0] >= 0) {
+                    slot.acknowledge(stored[0]);
+                }
                 yield true;
             }
             case EXITED -> {
@@ -266,6 +320,10 @@ public final class Session {
             }
             case CLOSE -> {
                 shutDown();
+                yield false;
+            }
+            case DETACH -> {
+                slot.detach();
                 yield false;
             }
             case INPUT_REPLY -> {
@@ -297,6 +355,10 @@ public final class Session {
             cells.finishUnstarted(executionId, Status.ERROR);
             return;
         }
+        if (lostInterpreter != null) {
+            events.emit(executionId, new Event.Restarted(lostInterpreter));
+            lostInterpreter = null;
+        }
         RunnerInstall install;
         try {
             install = installs.prepare(next.packages()); // fetched before the cell's clock starts
@@ -314,15 +376,20 @@ public final class Session {
     /**
      * {@code first} and the output queued right behind it, up to {@link #OUTPUT_RUN} reads: what the
      * runner wrote at once (often a whole quick cell) and what came while the worker was busy.
+     * Returns how many of the held runner's lines are handled, or -1 when none of its lines was here.
      */
-    private void onOutputRun(Signal.Output first) {
+    private long onOutputRun(Signal.Output first) {
         Signal.Output output = first;
+        long through = -1;
         for (int n = 1; output != null; n++) {
             if (slot.holds(output.source())) {
-                output.messages().forEach(this::onRunnerMessage);
+                RunnerOutput read = output.output();
+                read.messages().forEach(this::onRunnerMessage);
+                through = slot.holds(output.source()) ? read.linesThrough() : -1; // a message may have replaced the sandbox
             }
             output = n < OUTPUT_RUN && inbox.peek() instanceof Signal.Output ? (Signal.Output) inbox.poll() : null;
         }
+        return through;
     }
 
     private void onRunnerMessage(RunnerMessage message) {
@@ -404,6 +471,7 @@ public final class Session {
     }
 
     private void restartInterpreter(String reason) {
+        lostInterpreter = null; // this restart says it all
         supervisor.reset();
         slot.discard();
         events.emit(cells.runningIdOrNone(), new Event.Restarted(reason));

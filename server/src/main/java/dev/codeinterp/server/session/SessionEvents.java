@@ -34,6 +34,8 @@ final class SessionEvents {
     /** The thread whose events wait to be stored together ({@link #inOneWrite}), and what it emitted meanwhile. */
     private volatile Thread holder;
     private final List<Pending> held = new ArrayList<>();
+    /** The runner's lines last stored with events ({@link #inOneWrite}); the worker's thread only. */
+    private long runnerLinesStored = -1;
 
     private record Pending(String executionId, Event event) {
     }
@@ -59,13 +61,13 @@ final class SessionEvents {
             held.add(new Pending(executionId, event));
             return;
         }
-        emitAll(List.of(new Pending(executionId, event)), STORE_PATIENCE_MS);
+        emitAll(List.of(new Pending(executionId, event)), -1, STORE_PATIENCE_MS);
     }
 
     /** Like {@link #emit}, without waiting: a new cell the store cannot take now is refused, not held. */
     void emitOrRefuse(String executionId, Event event) {
         try {
-            emitAll(List.of(new Pending(executionId, event)), 0);
+            emitAll(List.of(new Pending(executionId, event)), -1, 0);
         } catch (StoreException e) {
             throw new HistoryUnavailableException(e);
         }
@@ -79,20 +81,44 @@ final class SessionEvents {
      * cost.
      */
     void inOneWrite(Runnable work) {
-        holder = Thread.currentThread();
-        try {
+        inOneWrite(() -> {
             work.run();
+            return -1;
+        });
+    }
+
+    /**
+     * As {@link #inOneWrite(Runnable)} for a run of runner output: {@code work} answers how many of
+     * the runner's lines have been handled, which is stored with the events they made (or alone,
+     * when they made none), so a restarted server asks for exactly the lines after them.
+     */
+    void inOneWrite(java.util.function.LongSupplier work) {
+        holder = Thread.currentThread();
+        long runnerLines = -1;
+        try {
+            runnerLines = work.getAsLong();
         } finally {
             holder = null;
             List<Pending> batch = List.copyOf(held);
             held.clear();
+            long lines = runnerLines == runnerLinesStored ? -1 : runnerLines;
             if (!batch.isEmpty()) {
-                emitAll(batch, STORE_PATIENCE_MS);
+                emitAll(batch, lines, STORE_PATIENCE_MS);
+            } else if (lines >= 0) {
+                recordPatiently(List.of(), lines, STORE_PATIENCE_MS);
+            }
+            if (lines >= 0) {
+                runnerLinesStored = lines;
             }
         }
     }
 
-    private void emitAll(List<Pending> batch, long patienceMs) {
+    /** The session's interpreter was replaced: the new runner's lines are counted from 0. */
+    void newRunner() {
+        runnerLinesStored = 0;
+    }
+
+    private void emitAll(List<Pending> batch, long runnerLines, long patienceMs) {
         synchronized (lock) {
             long now = System.currentTimeMillis();
             List<NewEvent> fresh = new ArrayList<>(batch.size());
@@ -102,7 +128,7 @@ final class SessionEvents {
             List<SessionEvent> numbered;
             // the store numbers them: it alone knows what another writer of this session stored meanwhile
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
-                numbered = recordPatiently(fresh, patienceMs);
+                numbered = recordPatiently(fresh, runnerLines, patienceMs);
             }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {
@@ -118,12 +144,12 @@ final class SessionEvents {
      * store failed was rolled back (numbers included), so trying again stores it once; only a commit
      * whose answer was lost with the connection could be stored twice, under new numbers.
      */
-    private List<SessionEvent> recordPatiently(List<NewEvent> fresh, long patienceMs) {
+    private List<SessionEvent> recordPatiently(List<NewEvent> fresh, long runnerLines, long patienceMs) {
         long giveUpAt = System.nanoTime() + patienceMs * 1_000_000;
         long pauseMs = 100;
         while (true) {
             try {
-                return events.record(sessionId, fresh);
+                return events.record(sessionId, fresh, runnerLines);
             } catch (StoreException e) {
                 if (System.nanoTime() + pauseMs * 1_000_000 > giveUpAt) {
                     throw e;

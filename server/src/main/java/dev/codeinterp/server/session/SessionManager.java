@@ -28,8 +28,10 @@ import java.util.function.Consumer;
 
 /**
  * Creates, finds, closes and reaps sessions. The database is the source of truth for which
- * sessions exist; the map holds those with a live worker. A session of a previous server
- * process comes back to life on first use with a fresh interpreter.
+ * sessions exist; the map holds those with a live worker. When the server stops, sessions let go
+ * of their sandboxes and leave them running; the next process adopts them at start
+ * ({@link SessionAdoption}), variables and running cells included. A session whose sandbox is gone
+ * comes back to life on first use with a fresh interpreter, and its next cell says so.
  */
 public final class SessionManager implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SessionManager.class);
@@ -77,16 +79,33 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /**
-     * Marks what a previous process left running as interrupted, removes workspaces no open session
-     * owns (a previous process's pool, sessions closed while it was down), and starts the idle reaper.
+     * Adopts the sandboxes a previous process left running for its sessions, marks the cells it left
+     * unfinished in sessions it could not adopt as interrupted, removes workspaces no open session
+     * owns (a previous process's pool, sessions closed while it was down), and starts the idle
+     * reaper. Returns the containers adopted: every other one of the previous process is garbage.
      */
-    public void start(Duration reapInterval) {
-        CrashRecovery.interruptUnfinished(executions, eventLog);
+    public java.util.Set<String> start(Duration reapInterval) {
+        SessionAdoption adoption = new SessionAdoption(sessions, executions, pool, workspaces);
+        Map<String, SessionAdoption.Adopted> adopted = adoption.adoptAll();
+        adopted.forEach((id, a) -> live.put(id, adopt(a)));
+        CrashRecovery.interruptUnfinished(executions, eventLog, adopted.keySet());
         int removed = workspaces.retainOnly(sessions.openWorkspaces());
         if (removed > 0) {
             log.info("removed {} workspace(s) no open session owns", removed);
         }
         reaper.start(reapInterval);
+        return adopted.values().stream().map(a -> a.sandbox().id()).collect(java.util.stream.Collectors.toSet());
+    }
+
+    /** A session whose sandbox, left running by the previous process, is attached again: it goes on where it was. */
+    private Live adopt(SessionAdoption.Adopted a) {
+        StoredSession stored = a.stored();
+        Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), a.sandbox().workspace(), null);
+        session.adopt(a.sandbox(), a.runningCell(), cellLimits.defaultTimeout(), a.waitingCells());
+        session.start(false);
+        String owner = stored.client() == null ? "unknown" : stored.client();
+        admission.count(owner);
+        return new Live(session, stored.tokenHash(), owner);
     }
 
     /**
@@ -180,6 +199,10 @@ public final class SessionManager implements AutoCloseable {
             sessions.setWorkspace(stored.id(), workspace.id());
         }
         Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), workspace, null);
+        if (stored.sandbox() != null) {
+            session.interpreterLost("the server restarted and this session's sandbox did not survive it (the engine restarted, "
+                    + "or the sandbox stopped): its variables are gone, its files are kept");
+        }
         session.start(false);
         String owner = stored.client() == null ? "unknown" : stored.client();
         admission.count(owner);
@@ -205,8 +228,8 @@ public final class SessionManager implements AutoCloseable {
                 return pool.startFor(existing);
             }
         };
-        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()), limits, links,
-                installs);
+        return new Session(id, runtime, events, source, workspace, adopted -> sessions.setWorkspace(id, adopted.id()),
+                sandbox -> sessions.setSandbox(id, sandbox.id()), limits, links, installs);
     }
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
@@ -287,8 +310,21 @@ public final class SessionManager implements AutoCloseable {
         return live.size();
     }
 
+    /**
+     * The server stops: every session lets go of its sandbox and leaves it running, its variables and
+     * any running cell in it, for the next process to adopt ({@link #start}).
+     */
     @Override
     public void close() {
+        reaper.close();
+        for (Session s : live.values().stream().map(Live::session).toList()) {
+            live.remove(s.id());
+            s.detach();
+        }
+    }
+
+    /** The server stops for good (its data directory is discarded): every session's sandbox is removed. */
+    public void closeRemovingSandboxes() {
         reaper.close();
         for (Session s : live.values().stream().map(Live::session).toList()) {
             live.remove(s.id());

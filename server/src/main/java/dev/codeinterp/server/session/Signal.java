@@ -1,18 +1,16 @@
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.runner.RunnerInstall;
-import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.packages.PackageRequest;
+import dev.codeinterp.server.sandbox.RunnerOutput;
 import dev.codeinterp.server.sandbox.Sandbox;
-
-import java.util.List;
 
 /**
  * What a session's worker reacts to, one at a time, from its inbox. Java 17 has no pattern
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, CLOCK, INPUT_REPLY, INSTALL_READY }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, CLOCK, INPUT_REPLY, INSTALL_READY }
 
     Kind kind();
 
@@ -23,8 +21,8 @@ sealed interface Signal {
         }
     }
 
-    /** Runner messages from one read of {@code source}'s output, which may already have been replaced. */
-    record Output(Sandbox source, List<RunnerMessage> messages) implements Signal {
+    /** One read of {@code source}'s output, which may already have been replaced. */
+    record Output(Sandbox source, RunnerOutput output) implements Signal {
         public Kind kind() {
             return Kind.OUTPUT;
         }
@@ -52,6 +50,13 @@ sealed interface Signal {
     record CloseRequest() implements Signal {
         public Kind kind() {
             return Kind.CLOSE;
+        }
+    }
+
+    /** The server stops: the worker ends and leaves the sandbox running, its cells unfinished, for the next process. */
+    record DetachRequest() implements Signal {
+        public Kind kind() {
+            return Kind.DETACH;
         }
     }
 

@@ -33,17 +33,30 @@ public final class EventRepository {
      * the row makes it hold on PostgreSQL too, with the same code.
      */
     public List<SessionEvent> record(String sessionId, List<NewEvent> batch) {
+        return record(sessionId, batch, -1);
+    }
+
+    /**
+     * As {@link #record(String, List)}, and with them, when {@code runnerLines >= 0}, how many of the
+     * session's runner's lines are now stored (the events may be none: lines that said nothing to keep).
+     */
+    public List<SessionEvent> record(String sessionId, List<NewEvent> batch, long runnerLines) {
         StoreWriter writer = db.writer();
         List<SessionEvent> numbered = new ArrayList<>(batch.size());
         writer.write(ctx -> {
             numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
-            long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), sessionId)
-                    .orElseThrow(() -> new StoreException("no session " + sessionId, null));
-            long seq = last - batch.size();
-            for (NewEvent e : batch) {
-                SessionEvent n = new SessionEvent(++seq, e.executionId(), e.timestampMs(), e.event());
-                append(writer, sessionId, n);
-                numbered.add(n);
+            if (!batch.isEmpty()) {
+                long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), sessionId)
+                        .orElseThrow(() -> new StoreException("no session " + sessionId, null));
+                long seq = last - batch.size();
+                for (NewEvent e : batch) {
+                    SessionEvent n = new SessionEvent(++seq, e.executionId(), e.timestampMs(), e.event());
+                    append(writer, sessionId, n);
+                    numbered.add(n);
+                }
+            }
+            if (runnerLines >= 0) {
+                writer.run(RUNNER_LINES, runnerLines, sessionId);
             }
         });
         return numbered;
@@ -53,6 +66,9 @@ public final class EventRepository {
             .set(SESSIONS.LAST_SEQ, SESSIONS.LAST_SEQ.plus(DSL.param(SESSIONS.LAST_SEQ)))
             .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID)))
             .returning(SESSIONS.LAST_SEQ));
+
+    private static final PreparedWrite RUNNER_LINES = new PreparedWrite(ctx -> ctx.update(SESSIONS)
+            .set(SESSIONS.SANDBOX_LINES, DSL.param(SESSIONS.SANDBOX_LINES)).where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));
 
     private static void append(StoreWriter writer, String sessionId, SessionEvent e) {
         writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));

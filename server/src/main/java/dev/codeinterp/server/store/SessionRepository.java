@@ -2,6 +2,7 @@ package dev.codeinterp.server.store;
 
 import dev.codeinterp.server.store.generated.tables.records.SessionsRecord;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -40,6 +41,18 @@ public final class SessionRepository {
         db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.WORKSPACE, workspace).where(SESSIONS.ID.eq(id)).execute());
     }
 
+    /** The session's interpreter runs in {@code container} now, none of whose runner's lines is stored yet. */
+    public void setSandbox(String id, String container) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.SANDBOX, container).set(SESSIONS.SANDBOX_LINES, 0L)
+                .where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    /** Open sessions whose interpreter ran in a container when last seen: what a restarted server tries to adopt. */
+    public List<StoredSession> openWithSandbox() {
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SANDBOX.isNotNull())
+                .fetch(SessionRepository::toSession));
+    }
+
     /** Workspaces that belong to sessions still open: everything else under the workspaces folder is garbage. */
     public Set<String> openWorkspaces() {
         return db.read(ctx -> ctx.select(SESSIONS.WORKSPACE).from(SESSIONS)
@@ -49,6 +62,7 @@ public final class SessionRepository {
 
     private static StoredSession toSession(SessionsRecord r) {
         return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
-                r.getCreatedAt(), r.getClosedAt(), r.getWorkspace(), r.getClient());
+                r.getCreatedAt(), r.getClosedAt(), r.getWorkspace(), r.getClient(), r.getSandbox(),
+                r.getSandboxLines() == null ? 0 : r.getSandboxLines());
     }
 }

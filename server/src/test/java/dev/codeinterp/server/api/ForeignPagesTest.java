@@ -1,9 +1,9 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.json.JsonObject;
-import dev.codeinterp.server.TestApp;
-import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.metrics.PrometheusText;
+import dev.codeinterp.server.testing.TestApp;
+import dev.codeinterp.server.testing.WsClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package dev.codeinterp.server.api;
 
-import dev.codeinterp.server.TestApp;
+import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

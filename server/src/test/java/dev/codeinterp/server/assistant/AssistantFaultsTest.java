@@ -1,20 +1,20 @@
 package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.AssistantStatus;
-import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.Event;
-import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
-import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.model.assistant.CompletionStream;
 import dev.codeinterp.model.assistant.ToolCallAssembler;
-import dev.codeinterp.server.TestApp;
-import dev.codeinterp.server.WsClient;
+import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.Cells;
 import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.testing.TestApp;
+import dev.codeinterp.server.testing.WsClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

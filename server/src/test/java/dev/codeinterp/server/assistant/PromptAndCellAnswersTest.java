@@ -4,9 +4,9 @@ import dev.codeinterp.model.Event;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
-import dev.codeinterp.server.TestApp;
-import dev.codeinterp.server.WsClient;
 import dev.codeinterp.server.config.AssistantSettings;
+import dev.codeinterp.server.testing.TestApp;
+import dev.codeinterp.server.testing.WsClient;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -2,16 +2,16 @@ package dev.codeinterp.server.bench;
 
 import com.github.dockerjava.api.model.Statistics;
 import com.github.dockerjava.core.InvocationBuilder;
-import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
-import dev.codeinterp.server.TestApp;
-import dev.codeinterp.server.WsClient;
-import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxSpec;
+import dev.codeinterp.server.testing.TestApp;
+import dev.codeinterp.server.testing.WsClient;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -12,7 +12,7 @@ public final class LoadBenchmark {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {
-            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|packages (configured by bench-load.sh's environment)");
+            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|restart|packages (configured by bench-load.sh's environment)");
             System.exit(2);
         }
         BenchConfig config = BenchConfig.fromEnvironment(System.getenv());
@@ -34,12 +34,16 @@ public final class LoadBenchmark {
                 watchdog(Duration.ofMinutes(10));
                 new RoundTripScenario(config).run();
             }
+            case "restart" -> {
+                watchdog(config.createDeadline().plusSeconds(600));
+                new RestartScenario(config, api, System.getenv()).run();
+            }
             case "packages" -> {
                 watchdog(Duration.ofMinutes(10));
                 new PackagesScenario(config.url(), System.getenv()).run();
             }
             default -> {
-                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip or packages");
+                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart or packages");
                 System.exit(2);
             }
         }

@@ -6,7 +6,7 @@ import dev.codeinterp.model.rest.ExecuteRequest;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.wire.WireCodec;
-import dev.codeinterp.server.WsClient;
+import dev.codeinterp.server.testing.WsClient;
 
 import java.net.http.HttpClient;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.json.JsonObject;
-import dev.codeinterp.server.TestApp;
 import dev.codeinterp.server.session.Tokens;
+import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

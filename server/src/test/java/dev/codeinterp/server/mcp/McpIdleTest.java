@@ -1,6 +1,6 @@
 package dev.codeinterp.server.mcp;
 
-import dev.codeinterp.server.TestApp;
+import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

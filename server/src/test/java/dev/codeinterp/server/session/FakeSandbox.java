@@ -5,6 +5,7 @@ import dev.codeinterp.model.Status;
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.model.runner.RunnerMessage;
 import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.sandbox.RunnerOutput;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxExit;
 
@@ -44,7 +45,7 @@ final class FakeSandbox implements Sandbox {
                 all.add(new RunnerMessage.CellEvent(executionId, e));
             }
             all.add(new RunnerMessage.CellEvent(executionId, new Event.Finished(Status.OK, 1L, 1L, 1L, 1L)));
-            sandbox.messages.accept(all);
+            sandbox.deliver(all);
         };
     }
 
@@ -56,7 +57,10 @@ final class FakeSandbox implements Sandbox {
     private final Script script;
     private final boolean ignoresInterrupts;
     private final List<String> sent = new CopyOnWriteArrayList<>();
-    private volatile Consumer<List<RunnerMessage>> messages = m -> { };
+    private volatile Consumer<RunnerOutput> messages = m -> { };
+    private long lines;
+    private final List<Long> acknowledged = new CopyOnWriteArrayList<>();
+    private volatile boolean detached;
     private volatile Runnable exited = () -> { };
     private volatile boolean alive;
     private volatile boolean closed;
@@ -88,7 +92,22 @@ final class FakeSandbox implements Sandbox {
 
     /** Sends a runner event for a cell, as the runner's stdout would. */
     void say(String executionId, Event event) {
-        messages.accept(List.of(new RunnerMessage.CellEvent(executionId, event)));
+        deliver(List.of(new RunnerMessage.CellEvent(executionId, event)));
+    }
+
+    /** One read of the runner's output: each message one of its numbered lines. */
+    synchronized void deliver(List<RunnerMessage> read) {
+        lines += read.size();
+        messages.accept(new RunnerOutput(read, lines));
+    }
+
+    /** The line counts the session acknowledged, in order. */
+    List<Long> acknowledged() {
+        return List.copyOf(acknowledged);
+    }
+
+    boolean detached() {
+        return detached;
     }
 
     void finish(String executionId, Status status) {
@@ -130,12 +149,23 @@ final class FakeSandbox implements Sandbox {
     }
 
     @Override
-    public void onOutput(Consumer<List<RunnerMessage>> messages, Runnable exited) {
+    public void onOutput(Consumer<RunnerOutput> messages, Runnable exited) {
         this.messages = messages;
         this.exited = exited;
         if (!alive) {
             exited.run();
         }
+    }
+
+    @Override
+    public void acknowledge(long lines) {
+        acknowledged.add(lines);
+    }
+
+    @Override
+    public void detach() {
+        detached = true;
+        alive = false;
     }
 
     @Override

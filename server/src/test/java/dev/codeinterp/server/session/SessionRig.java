@@ -67,9 +67,14 @@ final class SessionRig implements AutoCloseable {
         new SessionRepository(db).insert(new StoredSession(id, Tokens.hash("token"), "fake", false,
                 System.currentTimeMillis(), null, workspace.id(), "test"));
         session = new Session(id, "fake", new SessionEvents(id, 0, new EventRepository(db)), sandboxes, workspace,
-                adopted -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name, InstallStep.NONE);
+                adopted -> { }, taken -> { }, limits, (sessionId, name) -> "/links/" + sessionId + "/" + name, InstallStep.NONE);
         session.subscribe(0, events::add);
         return session;
+    }
+
+    /** The session's row as the store holds it now. */
+    StoredSession row() {
+        return new SessionRepository(db).find(session.id()).orElseThrow();
     }
 
     /** Transactions the store has committed so far. */

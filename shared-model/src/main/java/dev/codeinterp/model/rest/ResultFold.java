@@ -24,6 +24,7 @@ public final class ResultFold {
     private final List<Map<String, Object>> results = new ArrayList<>();
     private final Map<String, Integer> resultByDisplayId = new HashMap<>();
     private ExecuteResponse.ErrorInfo error;
+    private String restarted;
     private boolean clearBeforeNextOutput;
 
     /** Takes one event; returns the answer once {@code finished} arrives, else null. */
@@ -70,13 +71,16 @@ public final class ResultFold {
                     clear();
                 }
                 return null;
+            case RESTARTED:
+                restarted = ((Event.Restarted) event).reason();
+                return null;
             case TRUNCATED:
                 stderr.append("\n[output truncated at ").append(((Event.Truncated) event).limitBytes()).append(" bytes]\n");
                 return null;
             case FINISHED: {
                 Status status = ((Event.Finished) event).status();
                 return new ExecuteResponse(status == Status.OK, status, stdout.toString(), stderr.toString(),
-                        List.copyOf(results), images(), error, executionSeconds, List.of());
+                        List.copyOf(results), images(), error, executionSeconds, List.of(), restarted);
             }
             default:
                 return null;

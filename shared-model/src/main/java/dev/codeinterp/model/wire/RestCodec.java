@@ -95,6 +95,9 @@ final class RestCodec {
             files.add(fm);
         }
         m.put("files", files);
+        if (r.restarted() != null) {
+            m.put("restarted", r.restarted());
+        }
         return Json.write(m);
     }
 
@@ -119,7 +122,8 @@ final class RestCodec {
                     f.optString("content_base64", null), f.optString("omitted", null)));
         }
         return new ExecuteResponse(o.optBoolean("success", false), EventCodec.status(o.string("status")), o.optString("stdout", ""),
-                o.optString("stderr", ""), results, images, error, o.number("executionTime"), files);
+                o.optString("stderr", ""), results, images, error, o.number("executionTime"), files,
+                o.optString("restarted", null));
     }
 
     // ---- sessions -------------------------------------------------------------------------

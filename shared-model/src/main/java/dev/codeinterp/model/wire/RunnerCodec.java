@@ -22,6 +22,9 @@ final class RunnerCodec {
         if ("ready".equals(type)) {
             return new RunnerMessage.Ready(o.optString("python", "?"), o.optInteger("pid", 0));
         }
+        if ("replay".equals(type)) {
+            return new RunnerMessage.Replay(o.optInteger("from", 0), o.optInteger("lost", 0));
+        }
         if ("protocol_error".equals(type)) {
             return new RunnerMessage.ProtocolError(o.optString("message", ""));
         }
@@ -97,6 +100,14 @@ final class RunnerCodec {
         }
         m.put("artifacts", artifacts);
         return m;
+    }
+
+    /** {@code ack}: the server stored the runner's lines numbered below {@code lines}; the runner may forget them. */
+    static String encodeRunnerLineNumber(String type, String field, long lines) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", type);
+        m.put(field, lines);
+        return Json.write(m);
     }
 
     static String encodeRunnerCommand(String type) {

@@ -110,6 +110,16 @@ public final class WireCodec {
         return RunnerCodec.encodeRunnerInstallRefused(executionId, ename, message);
     }
 
+    /** The server stored the runner's lines numbered below {@code lines}: the runner may forget them. */
+    public static String encodeRunnerAck(long lines) {
+        return RunnerCodec.encodeRunnerLineNumber("ack", "ack", lines);
+    }
+
+    /** A server (re)attached and stored the runner's lines numbered below {@code lines}: the runner sends the rest again. */
+    public static String encodeRunnerReplay(long lines) {
+        return RunnerCodec.encodeRunnerLineNumber("replay", "from", lines);
+    }
+
     /** A command without arguments, such as {@code interrupt}. */
     public static String encodeRunnerCommand(String type) {
         return RunnerCodec.encodeRunnerCommand(type);

@@ -13,8 +13,10 @@ import dev.codeinterp.model.rest.EventHistory;
 import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.FileEntry;
 import dev.codeinterp.model.rest.FileList;
+import dev.codeinterp.model.rest.ResultFold;
 import dev.codeinterp.model.rest.SessionCreated;
 import dev.codeinterp.model.rest.UploadedFiles;
+import dev.codeinterp.model.runner.RunnerMessage;
 
 import org.junit.jupiter.api.Test;
 
@@ -141,6 +143,28 @@ class WireBodiesTest {
         ExecuteResponse fine = new ExecuteResponse(true, Status.OK, "", "", List.of(), List.of(), null, 2, List.of());
         assertThat(WireCodec.encode(fine)).contains("\"error\":null,\"executionTime\":2,");
         assertThat(WireCodec.decodeExecuteResponse(WireCodec.encode(fine))).isEqualTo(fine);
+    }
+
+    @Test
+    void an_execute_answer_says_when_the_interpreter_was_replaced_and_its_variables_are_gone() {
+        ResultFold fold = new ResultFold();
+        fold.add(new Event.Restarted("the server restarted and this session's sandbox was gone"), 0);
+        ExecuteResponse answer = fold.add(new Event.Finished(Status.OK, 1L, 3L, null, null), 0.01);
+        assertThat(answer.restarted()).isEqualTo("the server restarted and this session's sandbox was gone");
+        String json = WireCodec.encode(answer);
+        assertThat(json).endsWith(",\"restarted\":\"the server restarted and this session's sandbox was gone\"}");
+        assertThat(WireCodec.decodeExecuteResponse(json)).isEqualTo(answer);
+        ExecuteResponse kept = new ResultFold().add(new Event.Finished(Status.OK, 2L, 3L, null, null), 0.01);
+        assertThat(kept.restarted()).isNull();
+        assertThat(WireCodec.encode(kept)).doesNotContain("restarted");
+    }
+
+    @Test
+    void the_runner_and_the_server_number_its_lines_to_replay_what_a_restarted_server_missed() {
+        assertThat(WireCodec.encodeRunnerAck(17)).isEqualTo("{\"type\":\"ack\",\"ack\":17}");
+        assertThat(WireCodec.encodeRunnerReplay(5)).isEqualTo("{\"type\":\"replay\",\"from\":5}");
+        assertThat(WireCodec.decodeRunnerLine("{\"type\":\"replay\",\"from\":7,\"lost\":2}"))
+                .isEqualTo(new RunnerMessage.Replay(7, 2));
     }
 
     @Test

@@ -1,8 +1,0 @@
-package dev.codeinterp.server;
-
-class RuncFilesTest extends FilesContract {
-    @Override
-    String runtime() {
-        return "runc";
-    }
-}

@@ -1,9 +1,0 @@
-package dev.codeinterp.server;
-
-/** The hardening contract under the default runtime, runc. */
-class RuncHardeningTest extends HardeningContract {
-    @Override
-    String runtime() {
-        return "runc";
-    }
-}

@@ -1,8 +1,0 @@
-package dev.codeinterp.server;
-
-class RuncPackagesTest extends PackagesContract {
-    @Override
-    String runtime() {
-        return "runc";
-    }
-}

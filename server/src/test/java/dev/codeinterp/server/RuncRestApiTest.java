@@ -1,9 +1,0 @@
-package dev.codeinterp.server;
-
-/** The REST contract under runc, the default runtime. */
-class RuncRestApiTest extends RestApiContract {
-    @Override
-    String runtime() {
-        return "runc";
-    }
-}

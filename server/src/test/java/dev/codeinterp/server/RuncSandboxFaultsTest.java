@@ -1,9 +1,0 @@
-package dev.codeinterp.server;
-
-/** Outside faults to a sandbox under runc. */
-class RuncSandboxFaultsTest extends SandboxFaultsContract {
-    @Override
-    String runtime() {
-        return "runc";
-    }
-}

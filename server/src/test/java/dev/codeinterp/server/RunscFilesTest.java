@@ -1,8 +1,0 @@
-package dev.codeinterp.server;
-
-class RunscFilesTest extends FilesContract {
-    @Override
-    String runtime() {
-        return "runsc";
-    }
-}

@@ -1,9 +1,0 @@
-package dev.codeinterp.server;
-
-/** Outside faults to a sandbox under runsc. */
-class RunscSandboxFaultsTest extends SandboxFaultsContract {
-    @Override
-    String runtime() {
-        return "runsc";
-    }
-}

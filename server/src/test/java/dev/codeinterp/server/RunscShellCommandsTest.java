@@ -1,9 +1,0 @@
-package dev.codeinterp.server;
-
-/** The shell commands contract under gVisor, runsc. */
-class RunscShellCommandsTest extends ShellCommandsContract {
-    @Override
-    String runtime() {
-        return "runsc";
-    }
-}

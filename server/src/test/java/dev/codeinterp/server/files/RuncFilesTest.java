@@ -1,0 +1,8 @@
+package dev.codeinterp.server.files;
+
+class RuncFilesTest extends FilesContract {
+    @Override
+    String runtime() {
+        return "runc";
+    }
+}

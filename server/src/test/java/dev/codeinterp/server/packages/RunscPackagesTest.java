@@ -1,0 +1,8 @@
+package dev.codeinterp.server.packages;
+
+class RunscPackagesTest extends PackagesContract {
+    @Override
+    String runtime() {
+        return "runsc";
+    }
+}

@@ -1,0 +1,9 @@
+package dev.codeinterp.server.sandbox;
+
+/** The shell commands contract under gVisor, runsc. */
+class RunscShellCommandsTest extends ShellCommandsContract {
+    @Override
+    String runtime() {
+        return "runsc";
+    }
+}
