@@ -3,6 +3,7 @@
 #
 #   eval "$(bash scripts/postgres.sh start DIR)"   # initdb in DIR, start on a free loopback port
 #   bash scripts/postgres.sh stop DIR              # stop it and delete DIR
+#   bash scripts/postgres.sh createdb DIR NAME     # a new empty database; prints its jdbc:postgresql:// URL
 #   bash scripts/postgres.sh halt|resume DIR       # stop it keeping its data / start it again, same port
 #                                                  # (the test of a database that goes away)
 #
@@ -15,8 +16,8 @@ set -euo pipefail
 
 log() { echo "[postgres] $*" >&2; }
 bin=/usr/lib/postgresql/15/bin
-cmd=${1:?usage: postgres.sh start|stop|halt|resume DIR}
-dir=${2:?usage: postgres.sh start|stop|halt|resume DIR}
+cmd=${1:?usage: postgres.sh start|stop|createdb|halt|resume DIR}
+dir=${2:?usage: postgres.sh start|stop|createdb|halt|resume DIR}
 
 install_if_missing() {
   [ -x "$bin/pg_ctl" ] && return
@@ -74,6 +75,12 @@ case "$cmd" in
     fi
     rm -rf "$dir"
     ;;
+  createdb)
+    name=${3:?usage: postgres.sh createdb DIR NAME}
+    PGPASSWORD=$(cat "$dir/password") "$bin/psql" -q -h 127.0.0.1 -p "$(cat "$dir/port")" -U postgres -d postgres \
+      -c "CREATE DATABASE \"$name\"" >/dev/null
+    echo "jdbc:postgresql://127.0.0.1:$(cat "$dir/port")/$name"
+    ;;
   halt)
     as_postgres "$bin/pg_ctl" -D "$dir/data" -m fast -w -t 60 stop >/dev/null
     ;;
@@ -81,7 +88,7 @@ case "$cmd" in
     pg_start
     ;;
   *)
-    echo "usage: postgres.sh start|stop|halt|resume DIR" >&2
+    echo "usage: postgres.sh start|stop|createdb|halt|resume DIR" >&2
     exit 2
     ;;
 esac
