@@ -95,8 +95,8 @@ public final class Database implements AutoCloseable {
             } finally {
                 st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
             }
-        } catch (SQLException e) {
-            throw new StoreUnavailableException("cannot migrate " + e.getMessage(), e);
+        } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
+            throw new StoreUnavailableException("cannot migrate the database: " + PostgresConnections.reason(e), e);
         }
     }
 
