@@ -103,7 +103,9 @@
       return;
     }
     switch (m.type) {
-      case 'execute': return cells.onExecute(m);
+      case 'execute':
+        yieldSnapshotToCell();
+        return cells.onExecute(m);
       case 'interrupt': return cells.onInterrupt();
       case 'inputReply': return cells.onInputReply(m);
       case 'restart': return onRestart();
@@ -370,6 +372,19 @@
       }
       takeSnapshotInBackground();
     }, SNAPSHOT_IDLE_MS);
+  }
+
+  /**
+   * A cell came while the background worker was starting: that start (a whole Python boot) would
+   * take the person's CPU, so it is given up and tried again in the next quiet moment.
+   */
+  function yieldSnapshotToCell() {
+    if (snapshotWorker) {
+      snapshotWorker.terminate();
+      snapshotWorker = null;
+      snapshotTaken = false;
+      scheduleSnapshot();
+    }
   }
 
   function wantSnapshot() {
