@@ -20,6 +20,9 @@
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
 # Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
+# DATABASE=postgres keeps each scenario's store in a fresh database of a throwaway PostgreSQL 15
+# (scripts/postgres.sh, started for the run and stopped after); DATABASE=both runs every scenario on
+# SQLite and then on PostgreSQL, so the figures sit side by side; sqlite (the default) as before.
 # WARM_CELLS=N runs N cells on one session before busy starts, to measure a server whose JIT is warm.
 # HEALTHZ_EVERY=1 (s) samples /healthz; 0 leaves it alone, to see what the sampling itself costs.
 # JITTER=1 starts each user's loop at a random point of its first interval; by default users that
@@ -52,6 +55,9 @@ export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${RE
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
+DATABASE=${DATABASE:-sqlite}
+case "$DATABASE" in sqlite) databases=(sqlite) ;; postgres) databases=(postgres) ;; both) databases=(sqlite postgres) ;;
+  *) echo "DATABASE must be sqlite, postgres or both, got '$DATABASE'" >&2; exit 2 ;; esac
 POOL_SIZE=${POOL_SIZE:-2}
 BIG_POOL=${BIG_POOL:-32}
 
@@ -93,8 +99,28 @@ stop_server() {
     data=""
   fi
 }
-trap 'stop_server' EXIT
+pg_dir=""
+stop_postgres() {
+  [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" || true
+  pg_dir=""
+}
+trap 'stop_server; stop_postgres' EXIT
 trap 'exit 130' INT TERM
+if [ "$DATABASE" != sqlite ]; then
+  pg_dir=$(mktemp -d /tmp/codeinterp-bench-pg.XXXXXX)
+  eval "$(bash scripts/postgres.sh start "$pg_dir")"
+fi
+store=sqlite
+
+# the settings that put a scenario's store where $store says: nothing for SQLite, a fresh database for PostgreSQL
+store_settings() {
+  [ "$store" = postgres ] || return 0
+  local db
+  db=bench_$(date +%s%N)
+  echo "CODEINTERP_DATABASE_URL=$(bash scripts/postgres.sh createdb "$pg_dir" "$db")"
+  echo "CODEINTERP_DATABASE_USER=$POSTGRES_USER"
+  echo "CODEINTERP_DATABASE_PASSWORD_FILE=$POSTGRES_PASSWORD_FILE"
+}
 
 # run_scenario NAME LABEL CLIENT_SCENARIO DEADLINE_SECONDS [CODEINTERP_X=value ...]
 run_scenario() {
@@ -103,8 +129,10 @@ run_scenario() {
   data=$(mktemp -d /tmp/codeinterp-bench.XXXXXX)
   local port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  local stored=()
+  mapfile -t stored < <(store_settings)
   env CODEINTERP_HOST=127.0.0.1 CODEINTERP_PORT="$port" CODEINTERP_DATA_DIR="$data" CODEINTERP_IMAGE="$image" \
-      CODEINTERP_RUNTIME="$RUNTIME" "$@" \
+      CODEINTERP_RUNTIME="$RUNTIME" "${stored[@]}" "$@" \
       java @server/jvm.options ${SERVER_JAVA_OPTS:-} -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
   server=$!
   local up=0
@@ -125,9 +153,9 @@ run_scenario() {
     [ "${pool% / *}" = "${pool#* / }" ] && break
     sleep 0.5
   done
-  echo "# $name: server up, warm pool $pool ready after $((SECONDS - t0)) s"
+  echo "# $name on $store: server up, warm pool $pool ready after $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   local status=0
-  BENCH_URL="http://127.0.0.1:$port" BENCH_SERVER_PID="$server" BENCH_DATA_DIR="$data" BENCH_LABEL="$label" \
+  BENCH_URL="http://127.0.0.1:$port" BENCH_SERVER_PID="$server" BENCH_DATA_DIR="$data" BENCH_LABEL="$label [$store]" \
     timeout --kill-after=10 "$deadline" \
     java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark "$client" \
     || status=$?
@@ -140,11 +168,12 @@ run_scenario() {
 
 echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime $RUNTIME, image $image"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
+echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
 echo
 # all clients come from one loopback address: the per-client quota must not be what stops them
 per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
 for s in "${scenarios[@]}"; do
+ for store in "${databases[@]}"; do
   case "$s" in
     busy) run_scenario busy "(pool $POOL_SIZE, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
@@ -160,4 +189,5 @@ for s in "${scenarios[@]}"; do
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
     packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
+ done
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test against the real parts: the runner's own suite (on the host and inside the
-# sandbox image), the Maven suites against the real Docker engine with runc and runsc, then the
-# browser suite (Debian's Chromium driven by playwright-core) against the real server.
+# sandbox image), the Maven suites against the real Docker engine with runc and runsc (the store,
+# REST, WebSocket and restart tests once more on a throwaway PostgreSQL 15), then the browser suite
+# (Debian's Chromium driven by playwright-core) against the real server on SQLite.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/setup-host.sh
@@ -16,8 +17,16 @@ echo "== runner tests (inside the sandbox image, with numpy/pandas/matplotlib)"
 docker run --rm --network none -v "$PWD/sandbox-images/runner:/r:ro" -w /r -e HOME=/tmp -e PYTHONDONTWRITEBYTECODE=1 "$image" \
   python3 -m unittest discover -s /r/tests -t /r
 
-echo "== Maven suites"
-mvn -B verify
+echo "== PostgreSQL for the store's second pass (scripts/postgres.sh)"
+pg_dir=$(mktemp -d /tmp/codeinterp-pg.XXXXXX)
+trap 'bash scripts/postgres.sh stop "$pg_dir"' EXIT
+eval "$(bash scripts/postgres.sh start "$pg_dir")"
+
+echo "== Maven suites (the store, REST, WebSocket and restart tests twice: on SQLite, then on PostgreSQL)"
+mvn -B verify -Dskip.postgres.tests=false -Dpostgres.test.url="$POSTGRES_URL" \
+  -Dpostgres.test.user="$POSTGRES_USER" -Dpostgres.test.password.file="$POSTGRES_PASSWORD_FILE"
+bash scripts/postgres.sh stop "$pg_dir"
+trap - EXIT
 
 echo "== browser suite"
 bash scripts/setup-browser.sh

@@ -24,6 +24,7 @@ import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.server.store.StoreUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,8 +46,9 @@ public final class Main implements AutoCloseable {
     }
 
     public Main(Settings settings, AssistantSettings assistantSettings) {
+        // the store first: a database that cannot be reached ends the start before anything else is set up
+        this.database = Database.open(settings.database(), settings.dataDir().resolve("codeinterp.db"));
         this.metrics = new ServerMetrics(settings.runtime());
-        this.database = Database.open(settings.dataDir().resolve("codeinterp.db"));
         database.writer().onCommit(metrics::storeCommitted);
         Packages packages = Packages.from(settings.packages());
         this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings, packages.sandboxMount()), settings.dockerHost(),
@@ -162,7 +164,15 @@ public final class Main implements AutoCloseable {
             System.exit(2);
             return;
         }
-        Main main = new Main(settings).start(settings);
+        Main main;
+        try {
+            main = new Main(settings).start(settings);
+        } catch (StoreUnavailableException e) {
+            // a wrong address, an unknown database, a refused password: said in one line, without the password
+            System.err.println("codeinterp: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             main.close();
             stopLogging();

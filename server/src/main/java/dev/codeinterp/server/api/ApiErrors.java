@@ -8,6 +8,7 @@ import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.session.CellRefusedException;
+import dev.codeinterp.server.session.HistoryUnavailableException;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -45,6 +46,10 @@ final class ApiErrors {
         routes.exception(SandboxException.class, (e, ctx) -> {
             ctx.header("Retry-After", String.valueOf(SANDBOX_RETRY_S));
             respond(ctx, 503, new ApiError("no sandbox available: " + e.getMessage(), null, SANDBOX_RETRY_S));
+        });
+        routes.exception(HistoryUnavailableException.class, (e, ctx) -> {
+            ctx.header("Retry-After", String.valueOf(HistoryUnavailableException.RETRY_AFTER_S));
+            respond(ctx, 503, new ApiError(e.getMessage(), null, HistoryUnavailableException.RETRY_AFTER_S));
         });
         routes.exception(LimitExceededException.class, (e, ctx) -> {
             metrics.rejected(e.limit().wire());

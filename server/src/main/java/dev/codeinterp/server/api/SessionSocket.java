@@ -9,6 +9,7 @@ import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.metrics.ServerMetrics;
+import dev.codeinterp.server.session.HistoryUnavailableException;
 import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.NoInputPendingException;
 import dev.codeinterp.server.session.Session;
@@ -147,7 +148,7 @@ final class SessionSocket {
         } catch (LimitExceededException e) {
             metrics.rejected(e.limit().wire());
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
-        } catch (IllegalArgumentException | IllegalStateException | SessionClosedException e) {
+        } catch (IllegalArgumentException | IllegalStateException | SessionClosedException | HistoryUnavailableException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
         }
     }

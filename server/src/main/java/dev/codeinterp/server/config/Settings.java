@@ -43,7 +43,8 @@ public record Settings(
         int maxConcurrentCreates,
         EmbedOrigins embedOrigins,
         Duration inputTimeout,
-        PackageSettings packages) {
+        PackageSettings packages,
+        DatabaseSettings database) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -143,6 +144,7 @@ public record Settings(
                 r.integer("MAX_CONCURRENT_CREATES", 8),
                 EmbedOrigins.parse(r.list("EMBED_ORIGINS")),
                 r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)),
-                PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()));
+                PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()),
+                DatabaseSettings.read(r));
     }
 }

@@ -47,7 +47,7 @@ final class CellQueue {
         }
         String executionId = Tokens.newId();
         try {
-            events.emit(executionId, new Event.Queued(code, language));
+            events.emitOrRefuse(executionId, new Event.Queued(code, language));
         } catch (RuntimeException e) {
             outstanding.decrementAndGet();
             throw e;

@@ -3,6 +3,8 @@ package dev.codeinterp.server.session;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.server.store.EventRepository;
+import dev.codeinterp.server.store.NewEvent;
+import dev.codeinterp.server.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,6 +21,8 @@ import java.util.function.Consumer;
 final class SessionEvents {
     private static final Logger log = LoggerFactory.getLogger(SessionEvents.class);
     private static final int REPLAY_PAGE = 1000;
+    /** How long a cell's output waits for a store that is down before the session gives up (a database restart takes seconds). */
+    static final long STORE_PATIENCE_MS = 60_000;
 
     private final String sessionId;
     private final EventRepository events;
@@ -47,13 +51,26 @@ final class SessionEvents {
         this.observer = observer;
     }
 
-    /** Numbers, stores (with what it says about its cell) and then fans out the event, with the ids in the log's MDC. */
+    /**
+     * Numbers, stores (with what it says about its cell) and then fans out the event, with the ids in
+     * the log's MDC. A store that is down is waited for (up to {@link #STORE_PATIENCE_MS}): the
+     * cell's output is the user's, and a database restart should cost a pause, not the session.
+     */
     void emit(String executionId, Event event) {
         if (Thread.currentThread() == holder) {
             held.add(new Pending(executionId, event));
             return;
         }
-        emitAll(List.of(new Pending(executionId, event)));
+        emitAll(List.of(new Pending(executionId, event)), -1, STORE_PATIENCE_MS);
+    }
+
+    /** Like {@link #emit}, without waiting: a new cell the store cannot take now is refused, not held. */
+    void emitOrRefuse(String executionId, Event event) {
+        try {
+            emitAll(List.of(new Pending(executionId, event)), -1, 0);
+        } catch (StoreException e) {
+            throw new HistoryUnavailableException(e);
+        }
     }
 
     /**
@@ -86,9 +103,9 @@ final class SessionEvents {
             held.clear();
             long lines = runnerLines == runnerLinesStored ? -1 : runnerLines;
             if (!batch.isEmpty()) {
-                emitAll(batch, lines);
+                emitAll(batch, lines, STORE_PATIENCE_MS);
             } else if (lines >= 0) {
-                events.record(sessionId, List.of(), lines);
+                recordPatiently(List.of(), lines, STORE_PATIENCE_MS);
             }
             if (lines >= 0) {
                 runnerLinesStored = lines;
@@ -101,25 +118,53 @@ final class SessionEvents {
         runnerLinesStored = 0;
     }
 
-    private void emitAll(List<Pending> batch) {
-        emitAll(batch, -1);
-    }
-
-    private void emitAll(List<Pending> batch, long runnerLines) {
+    private void emitAll(List<Pending> batch, long runnerLines, long patienceMs) {
         synchronized (lock) {
-            List<SessionEvent> numbered = new ArrayList<>(batch.size());
             long now = System.currentTimeMillis();
+            List<NewEvent> fresh = new ArrayList<>(batch.size());
             for (Pending p : batch) {
-                numbered.add(new SessionEvent(lastSeq + numbered.size() + 1, p.executionId(), now, p.event()));
+                fresh.add(new NewEvent(p.executionId(), now, p.event()));
             }
+            List<SessionEvent> numbered;
+            // the store numbers them: it alone knows what another writer of this session stored meanwhile
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
-                events.record(sessionId, numbered, runnerLines);
+                numbered = recordPatiently(fresh, runnerLines, patienceMs);
             }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {
                 try (LogContext ignored = LogContext.of(sessionId, e.executionId())) {
                     fanOut(e);
                 }
+            }
+        }
+    }
+
+    /**
+     * Stores the batch, trying again while the store fails and {@code patienceMs} lasts. A write the
+     * store failed was rolled back (numbers included), so trying again stores it once; only a commit
+     * whose answer was lost with the connection could be stored twice, under new numbers.
+     */
+    private List<SessionEvent> recordPatiently(List<NewEvent> fresh, long runnerLines, long patienceMs) {
+        long giveUpAt = System.nanoTime() + patienceMs * 1_000_000;
+        long pauseMs = 100;
+        while (true) {
+            try {
+                return events.record(sessionId, fresh, runnerLines);
+            } catch (StoreException e) {
+                if (System.nanoTime() + pauseMs * 1_000_000 > giveUpAt) {
+                    throw e;
+                }
+                if (pauseMs == 100) {
+                    log.warn("cannot store the events of session {}; trying again for up to {} s: {}", sessionId,
+                            patienceMs / 1000, e.getCause() == null ? e.getMessage() : e.getCause().getMessage());
+                }
+                try {
+                    Thread.sleep(pauseMs);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                pauseMs = Math.min(pauseMs * 2, 2000);
             }
         }
     }

@@ -11,6 +11,7 @@ import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.server.store.StoreException;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +130,11 @@ public final class SessionManager implements AutoCloseable {
         Session session = null;
         try {
             String tokenHash = Tokens.hash(token);
-            sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id()));
+            try {
+                sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id()));
+            } catch (StoreException e) {
+                throw new HistoryUnavailableException(e);
+            }
             session = newSession(id, 0, null, warm);
             warm = null; // the session owns it now, and closes it if it fails to start
             live.put(id, new Live(session, tokenHash, client.id()));
@@ -139,7 +144,9 @@ public final class SessionManager implements AutoCloseable {
         } catch (RuntimeException e) {
             ticket.abandon();
             live.remove(id);
-            sessions.markClosed(id, now);
+            if (!(e instanceof HistoryUnavailableException)) {
+                sessions.markClosed(id, now);
+            }
             if (session != null) {
                 session.close();
                 destroyWorkspace(session);

@@ -1,5 +1,8 @@
 package dev.codeinterp.server.store;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.codeinterp.server.config.DatabaseSettings;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -9,27 +12,43 @@ import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
+import javax.sql.DataSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.function.Function;
 
 /**
- * The SQLite file under the data directory: migrated by Flyway at open, WAL journal, a busy
- * timeout, and every write through the one {@link StoreWriter}. Reads use their own connections,
- * which WAL lets run beside the writer.
+ * The store: the SQLite file under the data directory (the default), or a PostgreSQL database
+ * ({@link DatabaseSettings}). The same repositories and migrations serve both; only the dialect
+ * jOOQ renders and how connections are had differ. Migrated by Flyway at open; every write goes
+ * through the one {@link StoreWriter}; reads use their own connections (SQLite: a fresh one each,
+ * which WAL lets run beside the writer; PostgreSQL: a small pool).
  */
 public final class Database implements AutoCloseable {
-    private final SQLiteDataSource dataSource;
-    private final StoreWriter writer;
-    private final Settings jooqSettings = new Settings()
+    private static final Settings JOOQ_SETTINGS = new Settings()
             .withRenderSchema(false)
             .withRenderQuotedNames(RenderQuotedNames.EXPLICIT_DEFAULT_UNQUOTED);
 
-    private Database(SQLiteDataSource dataSource) {
-        this.dataSource = dataSource;
-        this.writer = new StoreWriter(dataSource, jooqSettings);
+    private final DataSource reads;
+    private final SQLDialect dialect;
+    private final StoreWriter writer;
+    private final AutoCloseable pool;
+
+    private Database(DataSource reads, DataSource writes, SQLDialect dialect, AutoCloseable pool) {
+        this.reads = reads;
+        this.dialect = dialect;
+        this.pool = pool;
+        this.writer = new StoreWriter(writes, dialect, JOOQ_SETTINGS);
     }
 
+    /** The database {@code settings} name, or the SQLite file {@code sqliteFile} when they name none. */
+    public static Database open(DatabaseSettings settings, Path sqliteFile) {
+        return settings.postgres() ? PostgresConnections.open(settings) : open(sqliteFile);
+    }
+
+    /** The embedded store: one SQLite file, WAL journal, a busy timeout. */
     public static Database open(Path file) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
@@ -43,15 +62,67 @@ public final class Database implements AutoCloseable {
         config.enforceForeignKeys(true);
         SQLiteDataSource ds = new SQLiteDataSource(config);
         ds.setUrl("jdbc:sqlite:" + file.toAbsolutePath());
-        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
-        return new Database(ds);
+        migrate(ds);
+        return new Database(ds, ds, SQLDialect.SQLITE, () -> { });
     }
 
-    /** Runs a read on a fresh connection. */
+    /** A PostgreSQL store over {@code reads} (a pool) and {@code writes} (the writer's own connections), migrated. */
+    static Database postgres(HikariDataSource reads, DataSource writes) {
+        try {
+            migrateOnce(reads);
+            return new Database(reads, writes, SQLDialect.POSTGRES, reads);
+        } catch (RuntimeException e) {
+            reads.close();
+            throw e;
+        }
+    }
+
+    private static void migrate(DataSource ds) {
+        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    }
+
+    /**
+     * Several servers may start at once against one PostgreSQL database: the first to take this
+     * advisory lock migrates, the others wait for it and then find nothing left to do, so each
+     * migration runs exactly once. (Flyway locks too, but only once its history table exists;
+     * creating that table is the race.) The lock is the session's, so it goes with the connection.
+     */
+    private static void migrateOnce(DataSource ds) {
+        try (Connection lock = ds.getConnection(); var st = lock.createStatement()) {
+            st.execute("SELECT pg_advisory_lock(" + MIGRATION_LOCK + ")");
+            try {
+                migrate(ds);
+            } finally {
+                st.execute("SELECT pg_advisory_unlock(" + MIGRATION_LOCK + ")");
+            }
+        } catch (SQLException | org.flywaydb.core.api.FlywayException e) {
+            throw new StoreUnavailableException("cannot migrate the database: " + PostgresConnections.reason(e), e);
+        }
+    }
+
+    /** Any fixed number will do, as long as nothing else in the database uses it: "codeinterp". */
+    private static final long MIGRATION_LOCK = 0x636f6465696e74L;
+
+    static HikariConfig poolConfig() {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("store-reads");
+        config.setMaximumPoolSize(8);
+        // failures to connect are reported by the probe before the pool exists, and after that each read says so itself
+        config.setInitializationFailTimeout(-1);
+        config.setConnectionTimeout(10_000);
+        return config;
+    }
+
+    /** Which SQL the repositories speak here. */
+    public SQLDialect dialect() {
+        return dialect;
+    }
+
+    /** Runs a read on a connection of its own. */
     public <T> T read(Function<DSLContext, T> query) {
-        try (var connection = dataSource.getConnection()) {
-            return query.apply(DSL.using(connection, SQLDialect.SQLITE, jooqSettings));
-        } catch (java.sql.SQLException e) {
+        try (var connection = reads.getConnection()) {
+            return query.apply(DSL.using(connection, dialect, JOOQ_SETTINGS));
+        } catch (SQLException e) {
             throw new StoreException("database read failed", e);
         }
     }
@@ -62,6 +133,14 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
-        writer.close();
+        try {
+            writer.close();
+        } finally {
+            try {
+                pool.close();
+            } catch (Exception ignored) {
+                // closing anyway
+            }
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.wire.WireCodec;
 import org.jooq.impl.DSL;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static dev.codeinterp.server.store.generated.Tables.EVENTS;
@@ -19,29 +20,52 @@ public final class EventRepository {
     }
 
     /**
-     * Stores events, and what they say about their cells (queued, running, finished), in one
-     * transaction through the writer: all of them or, when one cannot be stored, none. Returns when
-     * it is committed.
+     * Numbers and stores events, and what they say about their cells (queued, running, finished), in
+     * one transaction through the writer: all of them or, when one cannot be stored, none. Returns
+     * them numbered, once committed.
+     *
+     * <p>The numbers come from the session row's {@code last_seq}, bumped by the batch's size first
+     * thing in the transaction ({@code UPDATE ... RETURNING}). That update holds the row's lock until
+     * the commit, so writers of one session, however many (several servers sharing one PostgreSQL),
+     * number their batches one after the other, each from where the last committed one ended; a
+     * write that fails rolls the bump back with it. So seq is ordered and has no gap, and an event is
+     * numbered only in the transaction that stores it. SQLite's one writer would give this alone;
+     * the row makes it hold on PostgreSQL too, with the same code.
      */
-    public void record(String sessionId, List<SessionEvent> batch) {
-        record(sessionId, batch, -1);
+    public List<SessionEvent> record(String sessionId, List<NewEvent> batch) {
+        return record(sessionId, batch, -1);
     }
 
     /**
      * As {@link #record(String, List)}, and with them, when {@code runnerLines >= 0}, how many of the
      * session's runner's lines are now stored (the events may be none: lines that said nothing to keep).
      */
-    public void record(String sessionId, List<SessionEvent> batch, long runnerLines) {
+    public List<SessionEvent> record(String sessionId, List<NewEvent> batch, long runnerLines) {
         StoreWriter writer = db.writer();
+        List<SessionEvent> numbered = new ArrayList<>(batch.size());
         writer.write(ctx -> {
-            for (SessionEvent e : batch) {
-                append(writer, sessionId, e);
+            numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
+            if (!batch.isEmpty()) {
+                long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), sessionId)
+                        .orElseThrow(() -> new StoreException("no session " + sessionId, null));
+                long seq = last - batch.size();
+                for (NewEvent e : batch) {
+                    SessionEvent n = new SessionEvent(++seq, e.executionId(), e.timestampMs(), e.event());
+                    append(writer, sessionId, n);
+                    numbered.add(n);
+                }
             }
             if (runnerLines >= 0) {
                 writer.run(RUNNER_LINES, runnerLines, sessionId);
             }
         });
+        return numbered;
     }
+
+    private static final PreparedWrite BUMP_LAST_SEQ = new PreparedWrite(ctx -> ctx.update(SESSIONS)
+            .set(SESSIONS.LAST_SEQ, SESSIONS.LAST_SEQ.plus(DSL.param(SESSIONS.LAST_SEQ)))
+            .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID)))
+            .returning(SESSIONS.LAST_SEQ));
 
     private static final PreparedWrite RUNNER_LINES = new PreparedWrite(ctx -> ctx.update(SESSIONS)
             .set(SESSIONS.SANDBOX_LINES, DSL.param(SESSIONS.SANDBOX_LINES)).where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));

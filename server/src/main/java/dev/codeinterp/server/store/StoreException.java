@@ -1,6 +1,6 @@
 package dev.codeinterp.server.store;
 
-public final class StoreException extends RuntimeException {
+public class StoreException extends RuntimeException {
     public StoreException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -4,10 +4,11 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
-import org.sqlite.SQLiteDataSource;
 
+import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -27,6 +28,11 @@ import java.util.function.LongConsumer;
  * write is committed by its own thread with no hand-off (measured: a thread hand-off each way
  * cost more than the SQLite commit itself on this 2-core machine). {@link #write} returns when
  * the write is committed: events are stored before they are sent.
+ *
+ * <p>On PostgreSQL this is one writer per server process; several processes sharing a database are
+ * several writers, kept apart by row locks (see {@link EventRepository#record}). A connection the
+ * database dropped (a restart, a failover) fails the writes in flight and is replaced by the next
+ * write, so the server recovers without being restarted.
  */
 public final class StoreWriter implements AutoCloseable {
     private static final int MAX_GROUP = 512;
@@ -36,21 +42,88 @@ public final class StoreWriter implements AutoCloseable {
 
     private final ConcurrentLinkedQueue<Write> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
-    private final Connection connection;
-    private final DSLContext ctx;
+    private final DataSource dataSource;
+    private final SQLDialect dialect;
+    private final Settings settings;
+    /** The write connection and its context, opened on first use and again after the database dropped it; leader only. */
+    private Connection connection;
+    private DSLContext ctx;
     private volatile boolean closed;
     private volatile LongConsumer commitNanos = nanos -> { };
     /** Statements prepared on the connection; touched only by the leader, as the connection is. */
     private final Map<PreparedWrite, PreparedStatement> prepared = new IdentityHashMap<>();
 
-    StoreWriter(SQLiteDataSource dataSource, Settings settings) {
+    StoreWriter(DataSource dataSource, SQLDialect dialect, Settings settings) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.settings = settings;
+        leader.lock();
         try {
-            this.connection = dataSource.getConnection();
+            connect();
+        } finally {
+            leader.unlock();
+        }
+    }
+
+    private void connect() {
+        try {
+            connection = dataSource.getConnection();
             connection.setAutoCommit(false);
         } catch (SQLException e) {
+            connection = null;
             throw new StoreException("cannot open the write connection", e);
         }
-        this.ctx = DSL.using(connection, SQLDialect.SQLITE, settings);
+        ctx = DSL.using(connection, dialect, settings);
+    }
+
+    /**
+     * After a failed write, rolled back: a connection the database closed is dropped, and true
+     * returned. The next write, or {@link #reconnected}, opens another.
+     */
+    private boolean dropIfBroken() {
+        try {
+            if (connection.isValid(2)) {
+                return false;
+            }
+        } catch (SQLException ignored) {
+            // as broken as can be
+        }
+        for (PreparedStatement ps : prepared.values()) {
+            closeQuietly(ps);
+        }
+        prepared.clear();
+        closeQuietly(connection);
+        connection = null;
+        return true;
+    }
+
+    /** Opens a fresh connection in place of one the database dropped; false when the database is still away. */
+    private boolean reconnected() {
+        try {
+            connect();
+            return true;
+        } catch (StoreException e) {
+            return false;
+        }
+    }
+
+    /** Whether {@code e} says the connection itself is gone (SQLState 08: connection exception, 57P: the server shut down). */
+    private static boolean connectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // it is being dropped
+        }
     }
 
     /** Told how long each commit took, in nanoseconds (the store's latency metric). */
@@ -98,22 +171,35 @@ public final class StoreWriter implements AutoCloseable {
      * inside a {@link #write}'s work: it runs on the write connection, in that write's transaction.
      */
     public void run(PreparedWrite statement, Object... values) {
-        if (!leader.isHeldByCurrentThread()) {
-            throw new IllegalStateException("a prepared write runs only inside a write");
-        }
         try {
-            PreparedStatement ps = prepared.get(statement);
-            if (ps == null) {
-                ps = connection.prepareStatement(statement.sql(ctx));
-                prepared.put(statement, ps);
-            }
-            for (int i = 0; i < values.length; i++) {
-                ps.setObject(i + 1, values[i]);
-            }
-            ps.executeUpdate();
+            bind(statement, values).executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
+    }
+
+    /** Like {@link #run}, for a statement that returns one number (an {@code UPDATE ... RETURNING}); empty when it returns no row. */
+    public java.util.OptionalLong runForNumber(PreparedWrite statement, Object... values) {
+        try (ResultSet rs = bind(statement, values).executeQuery()) {
+            return rs.next() ? java.util.OptionalLong.of(rs.getLong(1)) : java.util.OptionalLong.empty();
+        } catch (SQLException e) {
+            throw new StoreException("write failed", e);
+        }
+    }
+
+    private PreparedStatement bind(PreparedWrite statement, Object... values) throws SQLException {
+        if (!leader.isHeldByCurrentThread()) {
+            throw new IllegalStateException("a prepared write runs only inside a write");
+        }
+        PreparedStatement ps = prepared.get(statement);
+        if (ps == null) {
+            ps = connection.prepareStatement(statement.sql(ctx));
+            prepared.put(statement, ps);
+        }
+        for (int i = 0; i < values.length; i++) {
+            ps.setObject(i + 1, values[i]);
+        }
+        return ps;
     }
 
     private void commitNextGroup() {
@@ -125,34 +211,71 @@ public final class StoreWriter implements AutoCloseable {
         if (group.isEmpty()) {
             return;
         }
+        if (connection == null) {
+            try {
+                connect();
+            } catch (StoreException e) {
+                group.forEach(g -> g.done().completeExceptionally(e));
+                return;
+            }
+        }
         if (group.size() == 1) {
-            commitAlone(group.get(0));
+            commitAlone(group.get(0), true);
         } else {
-            commitGroup(group);
+            commitGroup(group, true);
         }
     }
 
-    /** The common case: one write, no savepoint round trips. */
-    private void commitAlone(Write w) {
+    /**
+     * The common case: one write, no savepoint round trips. A write that failed because the database
+     * had dropped the connection (a restart since the last write) never reached a commit, so it is
+     * run once more on a fresh connection: the first write after a database restart should not fail.
+     * A failed commit is not run again: whether it took is unknown.
+     */
+    private void commitAlone(Write w, boolean mayRetry) {
+        boolean committing = false;
         try {
             w.work().accept(ctx);
+            committing = true;
             timedCommit();
             w.done().complete(null);
         } catch (RuntimeException | SQLException e) {
             rollbackQuietly();
+            if (dropIfBroken() && !committing && mayRetry && reconnected()) {
+                commitAlone(w, false);
+                return;
+            }
             w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
         }
     }
 
-    /** Commits the group in one transaction; a failing write is rolled back alone and reported to its caller. */
-    private void commitGroup(List<Write> group) {
+    /**
+     * Commits the group in one transaction; a failing write is rolled back alone and reported to its
+     * caller. A lost connection fails no write by itself: the group, none of it committed, runs once
+     * more on a fresh connection, as {@link #commitAlone} does.
+     */
+    private void commitGroup(List<Write> group, boolean mayRetry) {
         List<Write> applied = new ArrayList<>();
-        for (Write w : group) {
+        for (int i = 0; i < group.size(); i++) {
+            Write w = group.get(i);
             try (var sp = new Savepoint(connection)) {
                 w.work().accept(ctx);
                 sp.release();
                 applied.add(w);
             } catch (RuntimeException | SQLException e) {
+                if (connectionLost(e)) {
+                    rollbackQuietly();
+                    dropIfBroken();
+                    List<Write> uncommitted = new ArrayList<>(applied);
+                    uncommitted.addAll(group.subList(i, group.size()));
+                    if (mayRetry && connection == null && reconnected()) {
+                        commitGroup(uncommitted, false);
+                    } else {
+                        StoreException lost = new StoreException("write failed: the database connection was lost", e);
+                        uncommitted.forEach(u -> u.done().completeExceptionally(lost));
+                    }
+                    return;
+                }
                 w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
             }
         }
@@ -162,6 +285,7 @@ public final class StoreWriter implements AutoCloseable {
         } catch (SQLException e) {
             applied.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
             rollbackQuietly();
+            dropIfBroken();
         }
     }
 
@@ -217,7 +341,9 @@ public final class StoreWriter implements AutoCloseable {
             for (PreparedStatement ps : prepared.values()) {
                 ps.close();
             }
-            connection.close();
+            if (connection != null) {
+                connection.close();
+            }
         } catch (SQLException ignored) {
             // closing anyway
         } finally {

@@ -162,6 +162,8 @@ class RestartKeepsSessionsTest {
         pb.environment().put("CODEINTERP_PORT", String.valueOf(port));
         pb.environment().put("CODEINTERP_HOST", "127.0.0.1");
         pb.environment().put("CODEINTERP_DATA_DIR", dataDir.toString());
+        // the same store as the in-process servers on this data dir: its SQLite file, or its PostgreSQL database
+        dev.codeinterp.server.store.TestStores.environment(dataDir).forEach((k, v) -> pb.environment().put("CODEINTERP_" + k, v));
         pb.environment().put("CODEINTERP_RUNTIME", runtime);
         pb.environment().put("CODEINTERP_POOL_SIZE", "0");
         pb.environment().put("CODEINTERP_MEMORY", "512m");

@@ -20,7 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
- * A real {@link Session} on {@link FakeSandboxes} with a throwaway SQLite store and workspace:
+ * A real {@link Session} on {@link FakeSandboxes} with a throwaway store (SQLite, or PostgreSQL in test.sh's second pass) and workspace:
  * no Docker engine, so the session's policies are seen in milliseconds. Keeps every event the
  * session sent, in order.
  */
@@ -44,7 +44,7 @@ final class SessionRig implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        db = Database.open(dir.resolve("store.db"));
+        db = dev.codeinterp.server.store.TestStores.open(dir);
         db.writer().onCommit(nanos -> commits.incrementAndGet());
         workspaces = new Workspaces(dir.resolve("workspaces"), 1 << 20);
         workspace = workspaces.create();

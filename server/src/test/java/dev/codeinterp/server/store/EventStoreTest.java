@@ -20,7 +20,10 @@ import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The real SQLite file: a cell's events and its row, written through the one writer by many sessions at once. */
+/**
+ * The real store (SQLite's file, or PostgreSQL in test.sh's second pass, see {@link TestStores}): a
+ * cell's events and its row, written through the one writer by many sessions at once.
+ */
 class EventStoreTest {
     @TempDir
     Path dir;
@@ -29,7 +32,7 @@ class EventStoreTest {
 
     @BeforeEach
     void open() {
-        db = Database.open(dir.resolve("store.db"));
+        db = TestStores.open(dir);
         events = new EventRepository(db);
     }
 
@@ -38,9 +41,9 @@ class EventStoreTest {
         db.close();
     }
 
-    /** One event stored alone, as an event the worker emits outside a run of output is. */
-    private void record(String sessionId, SessionEvent e) {
-        events.record(sessionId, List.of(e));
+    /** One event stored alone, as an event the worker emits outside a run of output is; returns its seq. */
+    private long record(String sessionId, String executionId, long at, Event e) {
+        return events.record(sessionId, List.of(new NewEvent(executionId, at, e))).get(0).seq();
     }
 
     private void session(String id) {
@@ -50,13 +53,13 @@ class EventStoreTest {
     @Test
     void a_cell_is_stored_as_its_events_and_one_row_that_follows_it_from_queued_to_finished() {
         session("s1");
-        record("s1", new SessionEvent(1, "c1", 100, new Event.Queued("print('hi')", Language.PYTHON)));
+        assertThat(record("s1", "c1", 100, new Event.Queued("print('hi')", Language.PYTHON))).isEqualTo(1L);
         assertThat(row("c1").getStatus()).isEqualTo("queued");
-        record("s1", new SessionEvent(2, "c1", 101, new Event.Started(7)));
+        record("s1", "c1", 101, new Event.Started(7));
         assertThat(row("c1").getStatus()).isEqualTo("running");
         assertThat(row("c1").getExecutionCount()).isEqualTo(7L);
-        record("s1", new SessionEvent(3, "c1", 102, new Event.Stream(StreamName.STDOUT, "hi\n")));
-        record("s1", new SessionEvent(4, "c1", 103, new Event.Finished(Status.OK, 7L, 12L, null, 2048L)));
+        record("s1", "c1", 102, new Event.Stream(StreamName.STDOUT, "hi\n"));
+        assertThat(record("s1", "c1", 103, new Event.Finished(Status.OK, 7L, 12L, null, 2048L))).isEqualTo(4L);
 
         var done = row("c1");
         assertThat(done.getStatus()).isEqualTo("ok");
@@ -70,23 +73,31 @@ class EventStoreTest {
     }
 
     @Test
-    void events_stored_together_are_all_kept_or_when_one_cannot_be_none_is() {
+    void events_stored_together_are_all_kept_or_when_one_cannot_be_none_is_and_their_numbers_go_back() {
         session("s1");
-        events.record("s1", List.of(new SessionEvent(1, "c1", 100, new Event.Queued("1 + 1", Language.PYTHON))));
-        events.record("s1", List.of(
-                new SessionEvent(2, "c1", 101, new Event.Started(1)),
-                new SessionEvent(3, "c1", 101, new Event.ExecuteResult(1, java.util.Map.of("text/plain", "2"), java.util.Map.of())),
-                new SessionEvent(4, "c1", 101, new Event.Finished(Status.OK, 1L, 1L, 0L, 2048L))));
+        record("s1", "c1", 100, new Event.Queued("1 + 1", Language.PYTHON));
+        List<SessionEvent> stored = events.record("s1", List.of(
+                new NewEvent("c1", 101, new Event.Started(1)),
+                new NewEvent("c1", 101, new Event.ExecuteResult(1, java.util.Map.of("text/plain", "2"), java.util.Map.of())),
+                new NewEvent("c1", 101, new Event.Finished(Status.OK, 1L, 1L, 0L, 2048L))));
+        assertThat(stored).extracting(SessionEvent::seq).containsExactly(2L, 3L, 4L);
         assertThat(row("c1").getStatus()).isEqualTo("ok");
         assertThat(events.after("s1", 0, 10)).extracting(SessionEvent::seq).containsExactly(1L, 2L, 3L, 4L);
 
-        events.record("s1", List.of(new SessionEvent(5, "c2", 102, new Event.Queued("2", Language.PYTHON))));
+        record("s1", "c2", 102, new Event.Queued("2", Language.PYTHON));
         assertThatThrownBy(() -> events.record("s1", List.of(
-                new SessionEvent(6, "c2", 103, new Event.Started(2)),
-                new SessionEvent(4, "c2", 103, new Event.Finished(Status.OK, 2L, 1L, 0L, 2048L))))) // seq 4 is taken
+                new NewEvent("c2", 103, new Event.Started(2)),
+                new NewEvent("c1", 103, new Event.Queued("c1 again", Language.PYTHON))))) // c1's row exists
                 .isInstanceOf(RuntimeException.class);
         assertThat(row("c2").getStatus()).as("the started of the failed write is not kept either").isEqualTo("queued");
         assertThat(events.lastSeq("s1")).isEqualTo(5L);
+        assertThat(record("s1", "c2", 104, new Event.Started(2))).as("the failed write's numbers were taken back").isEqualTo(6L);
+    }
+
+    @Test
+    void events_of_a_session_the_store_does_not_have_are_refused() {
+        assertThatThrownBy(() -> record("ghost", "g1", 1, new Event.Queued("x", Language.PYTHON)))
+                .isInstanceOf(StoreException.class).hasMessageContaining("ghost");
     }
 
     @Test
@@ -98,19 +109,18 @@ class EventStoreTest {
             session("s" + s);
         }
         session("dup");
-        record("dup", new SessionEvent(1, "d1", 1, new Event.Queued("x", Language.PYTHON)));
+        record("dup", "d1", 1, new Event.Queued("x", Language.PYTHON));
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         List<Thread> writers = new ArrayList<>();
         for (int s = 0; s < sessions; s++) {
             String id = "s" + s;
             Thread t = new Thread(() -> {
                 try {
-                    long seq = 0;
                     for (int c = 0; c < cells; c++) {
                         String cell = id + "-c" + c;
-                        record(id, new SessionEvent(++seq, cell, seq, new Event.Queued("x", Language.PYTHON)));
-                        record(id, new SessionEvent(++seq, cell, seq, new Event.Started(c + 1)));
-                        record(id, new SessionEvent(++seq, cell, seq, new Event.Finished(Status.OK, (long) c + 1, 1L, 1L, 1L)));
+                        record(id, cell, c, new Event.Queued("x", Language.PYTHON));
+                        record(id, cell, c, new Event.Started(c + 1));
+                        record(id, cell, c, new Event.Finished(Status.OK, (long) c + 1, 1L, 1L, 1L));
                     }
                 } catch (Throwable e) {
                     failures.add(e);
@@ -119,9 +129,9 @@ class EventStoreTest {
             writers.add(t);
             t.start();
         }
-        // a write that breaks the table's key, thrown into the traffic: only its caller hears of it
+        // a write that breaks a table's key (cell d1 is queued already), thrown into the traffic: only its caller hears of it
         for (int i = 0; i < 20; i++) {
-            assertThatThrownBy(() -> record("dup", new SessionEvent(1, "d1", 1, new Event.Stream(StreamName.STDOUT, "again"))))
+            assertThatThrownBy(() -> record("dup", "d1", 1, new Event.Queued("again", Language.PYTHON)))
                     .isInstanceOf(RuntimeException.class);
         }
         for (Thread t : writers) {
@@ -129,10 +139,11 @@ class EventStoreTest {
         }
         assertThat(failures).isEmpty();
         for (int s = 0; s < sessions; s++) {
-            assertThat(events.after("s" + s, 0, 10_000)).hasSize(3 * cells);
-            assertThat(events.lastSeq("s" + s)).isEqualTo(3L * cells);
+            assertThat(events.after("s" + s, 0, 10_000)).extracting(SessionEvent::seq)
+                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 3L * cells).boxed().toList());
         }
         assertThat(events.after("dup", 0, 10)).hasSize(1);
+        assertThat(events.lastSeq("dup")).isEqualTo(1L);
         int finished = db.read(ctx -> ctx.fetchCount(EXECUTIONS, EXECUTIONS.STATUS.eq("ok")));
         assertThat(finished).isEqualTo(sessions * cells);
     }

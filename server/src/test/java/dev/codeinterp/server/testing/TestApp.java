@@ -23,7 +23,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The real server on a free port, over the real Docker engine, with a throwaway data directory.
+ * The real server on a free port, over the real Docker engine, with a throwaway data directory (and
+ * store: see {@link dev.codeinterp.server.store.TestStores}).
  * One per runtime is shared by the test classes (starting sandboxes is the slow part).
  */
 public final class TestApp implements AutoCloseable {
@@ -88,6 +89,8 @@ public final class TestApp implements AutoCloseable {
         env.put("CODEINTERP_POOL_SIZE", "1");
         env.put("CODEINTERP_MEMORY", "512m");
         env.put("CODEINTERP_IMAGE", System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest"));
+        // the store: SQLite's file in the data directory, or its own PostgreSQL database in test.sh's second pass
+        dev.codeinterp.server.store.TestStores.environment(dataDir).forEach((k, v) -> env.put("CODEINTERP_" + k, v));
         overrides.forEach((k, v) -> env.put("CODEINTERP_" + k, v));
         return new TestApp(Settings.fromEnvironment(env), dataDir, assistant);
     }
