@@ -8,11 +8,18 @@
 //   - bytes transferred for the first load and a warm one (compressed bodies plus headers);
 //   - plain Pyodide from the same server in the same browser (`loadPyodide()` then `1+1`, in a
 //     page, no frame, no worker), cold and warm: the yardstick for local mode's start;
-//   - the memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): the app's first
-//     visit takes one, later visits boot from it; its size, the time to take it, and where the
-//     remaining time of each start goes (the worker's own timings, sent with `ready`).
+//   - the memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): on the app's first
+//     visit a background worker takes one after the first result, later visits boot from it; its
+//     size, the time to take it, and where the remaining time of each start goes (the worker's own
+//     timings, sent with `ready`), and what a warm visit still fetches, by path;
+//   - WebAssembly compilation: what instantiating the core costs in the worker, cold and warm, what
+//     Chromium's code cache does for the same module compiled in a page of our origin, and whether
+//     such a compiled module can be handed to the opaque-origin frame;
+//   - the embed widget with `runtime: 'browser'` on a page of another origin (mount → `1+1`), cold
+//     and warm, and the local JavaScript worker's start (first JavaScript cell vs the next).
 //
 //   CODEINTERP_URL=http://127.0.0.1:8080 node bench-local.js
+import { createServer } from 'node:http';
 import { launch, runCell, outputs, finished, BASE_URL } from './browser.js';
 import { openRuntime } from './local-runtime.js';
 
@@ -60,12 +67,13 @@ async function appFirstResult(context) {
   return { page, ms, ready };
 }
 
-/** Records the runtime frame's `ready` (how it booted, the worker's timings) in the app's page. */
+/** Records the runtime frame's `ready` (how it booted, the worker's timings) and its `snapshot` (the background worker's timings) in the app's page. */
 async function watchReady(context) {
   await context.addInitScript(() => {
     if (window.top === window) {
       window.addEventListener('message', (e) => {
         if (e.data && e.data.type === 'ready' && !window.benchReady) window.benchReady = e.data;
+        if (e.data && e.data.type === 'snapshot' && !window.benchSnapshot) window.benchSnapshot = { timings: e.data.timings };
       });
     }
   });
@@ -78,7 +86,13 @@ function storedSnapshot(page) {
     r.onupgradeneeded = () => r.result.createObjectStore('snapshots');
     r.onsuccess = () => {
       const c = r.result.transaction('snapshots').objectStore('snapshots').openCursor();
-      c.onsuccess = () => resolve(c.result ? { key: c.result.key, size: c.result.value.bytes.byteLength } : null);
+      c.onsuccess = async () => {
+        if (!c.result) return resolve(null);
+        const { key, value } = c.result;
+        // what it would weigh on the wire, gzipped, were a server to serve it (the embed cannot keep one)
+        const gzipped = await new Response(new Blob([value.bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+        resolve({ key, size: value.bytes.byteLength, gzip: gzipped.byteLength });
+      };
       c.onerror = () => resolve(null);
     };
     r.onerror = () => resolve(null);
@@ -103,6 +117,94 @@ async function plainPyodide(context) {
 }
 
 const steps = (ready) => Object.entries(ready?.timings || {}).map(([k, v]) => `${k} ${v}`).join(', ');
+const sum = (byPath) => [...byPath.values()].reduce((a, b) => a + b, 0);
+const topPaths = (byPath, n) => [...byPath.entries()].sort((a, b) => b[1] - a[1]).slice(0, n)
+  .map(([path, bytes]) => `  ${String(bytes).padStart(9)}  ${path}`).join('\n');
+
+/**
+ * Chromium's code cache for WebAssembly, in a page of our origin: the core compiled with
+ * compileStreaming from the HTTP cache, on three successive page loads; compile() of the same
+ * bytes (no cache can apply, as in the frame's worker); and whether the compiled module can be
+ * posted to the opaque-origin runtime frame.
+ */
+async function wasmCompilation(context) {
+  const version = await versionOf(context);
+  const wasmURL = `${BASE_URL}/pyodide/${version}/pyodide.asm.wasm`;
+  const streamed = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await context.newPage();
+    await page.goto(BASE_URL + '/');
+    streamed.push(await page.evaluate(async (url) => {
+      const begun = performance.now();
+      await WebAssembly.compileStreaming(fetch(url));
+      return Math.round(performance.now() - begun);
+    }, wasmURL));
+    await page.waitForTimeout(3000); // the code cache is written after compilation, off the main thread
+    await page.close();
+  }
+  const page = await context.newPage();
+  await page.goto(BASE_URL + '/');
+  const other = await page.evaluate(async (url) => {
+    const bytes = await (await fetch(url)).arrayBuffer();
+    let begun = performance.now();
+    const module = await WebAssembly.compile(bytes);
+    const compile = Math.round(performance.now() - begun);
+    const frame = document.createElement('iframe');
+    frame.sandbox = 'allow-scripts';
+    frame.src = '/local/runtime.html';
+    const loaded = new Promise((resolve) => { frame.onload = resolve; });
+    document.body.append(frame);
+    await loaded;
+    let posted;
+    try {
+      frame.contentWindow.postMessage({ type: 'probe', module }, '*');
+      posted = 'posted without an error';
+    } catch (error) {
+      posted = `${error.name}: ${error.message}`;
+    }
+    frame.remove();
+    return { compile, posted };
+  }, wasmURL);
+  await page.close();
+  return { streamed, ...other };
+}
+
+async function versionOf(context) {
+  const page = await context.newPage();
+  await page.goto(BASE_URL + '/healthz');
+  const version = await page.evaluate(async () => /"pyodideVersion":"([^"]+)"/.exec(await (await fetch('/local/runtime.html')).text())[1]);
+  await page.close();
+  return version;
+}
+
+/** A page of another origin (a second port) with a `runtime: 'browser'` widget: mount → `1+1` result, ms. */
+async function embedFirstResult(context, hostURL) {
+  const page = await context.newPage();
+  await page.goto(hostURL);
+  const ms = await page.evaluate(async () => {
+    const begun = performance.now();
+    const widget = await CodeInterp.mount(document.getElementById('w'), { runtime: 'browser' });
+    const result = await widget.run('1+1');
+    if (result.results[0]['text/plain'] !== '2') throw new Error(JSON.stringify(result));
+    return performance.now() - begun;
+  });
+  await page.close();
+  return ms;
+}
+
+/** The runtime frame's JavaScript worker: the first JavaScript cell (starts the worker) and the next, ms. */
+async function javascriptStart(page) {
+  return page.evaluate(async () => {
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      const begun = performance.now();
+      const events = await rt.run('1+1', { language: 'javascript' });
+      if (!events.some((e) => e.type === 'execute_result')) throw new Error(JSON.stringify(events));
+      times.push(Math.round(performance.now() - begun));
+    }
+    return times;
+  });
+}
 
 const browser = await launch();
 try {
@@ -118,6 +220,7 @@ try {
   const warm = await frameFirstResult(browser, context);
   await new Promise((resolve) => setTimeout(resolve, 500));
   const warmTotal = [...wire.values()].reduce((a, b) => a + b, 0);
+  const jsTimes = await javascriptStart(warm.page);
   const trips = [];
   for (let i = 0; i < 22; i++) {
     trips.push(await warm.page.evaluate(async () => {
@@ -135,6 +238,7 @@ try {
     console.log(`  ${String(bytes).padStart(9)}  ${path}`);
   }
   console.log(`warm load on the wire: ${mib(warmTotal)} (${warmTotal} bytes: what the opaque-origin frame fetches itself is never cached)`);
+  console.log(`runtime frame, JavaScript cell 1+1 (the first starts the JavaScript worker): ${jsTimes.join(' / ')} ms`);
 
   // ---- plain Pyodide, the yardstick ----
   context = await browser.newContext();
@@ -154,13 +258,15 @@ try {
     snapshot = await storedSnapshot(appCold.page);
     if (!snapshot) await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const taken = await appCold.page.evaluate(() => window.benchSnapshot);
   await appCold.page.close();
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const appColdBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
+  const appColdBytes = sum(appWire);
   appWire.clear();
   const appWarm = await appFirstResult(context);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const appWarmBytes = [...appWire.values()].reduce((a, b) => a + b, 0);
+  const appWarmBytes = sum(appWire);
+  const appWarmPaths = topPaths(appWire, 8);
   const appWarmAgain = await appFirstResult(context);
   await appWarmAgain.page.close();
   const uiTrips = [];
@@ -175,13 +281,51 @@ try {
   console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms (${appCold.ready?.boot} start), `
     + `warm cache ${appWarm.ms} / ${appWarmAgain.ms} ms (${appWarm.ready?.boot} / ${appWarmAgain.ready?.boot} start); `
     + `warm = ${(appWarm.ms / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
-  console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.size)} (${snapshot.size} bytes, key ${snapshot.key})` : 'none stored'}, `
-    + `taken in ${appCold.ready?.timings?.snapshot ?? '?'} ms`);
-  console.log(`worker's start, ms (assets: until the big files and snapshot are handed over; start/restore: loadPyodide; host: our sources + import; total: to ready; cold also: taking = the start of the worker that took the snapshot, replaced by one booted from it)`);
+  console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.size)} (${snapshot.size} bytes, ${mib(snapshot.gzip)} gzipped, key ${snapshot.key})` : 'none stored'}, `
+    + `taken in ${taken?.timings?.snapshot ?? '?'} ms by a background worker started after the first result`);
+  console.log(`worker's start, ms (assets: until the core files and snapshot are handed over, of which the app's appfiles: its HTTP cache, appsnapshot: its IndexedDB; `
+    + `modules: Pyodide's ES modules imported; compile: WebAssembly.instantiateStreaming inside loadPyodide; start/restore: loadPyodide; `
+    + `host: our sources + import; check: the check cell after a restore; total: to ready)`);
   console.log(`  cold: ${steps(appCold.ready)}`);
+  console.log(`  background snapshot worker: ${steps(taken)}`);
   console.log(`  warm: ${steps(appWarm.ready)} | ${steps(appWarmAgain.ready)}`);
-  console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)}`);
+  console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)} (${appWarmBytes} bytes); warm, the largest:`);
+  console.log(appWarmPaths);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
+
+  // ---- WebAssembly compilation and Chromium's code cache ----
+  context = await browser.newContext();
+  const wasm = await wasmCompilation(context);
+  await context.close();
+  console.log(`WebAssembly, the core (${BASE_URL}): compileStreaming from the HTTP cache in a page of our origin, three loads: `
+    + `${wasm.streamed.join(' / ')} ms; compile(bytes), which no cache serves: ${wasm.compile} ms; `
+    + `the compiled module posted to the opaque-origin frame: ${wasm.posted}`);
+
+  // ---- the embed widget, runtime: 'browser', on a page of another origin ----
+  const host = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><script src="${BASE_URL}/embed.js"></script></head>`
+      + '<body><div id="w" style="width:640px"></div></body></html>');
+  });
+  await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve));
+  try {
+    context = await browser.newContext();
+    const embedWire = meter(context);
+    const hostURL = `http://127.0.0.1:${host.address().port}/`;
+    const embedCold = await embedFirstResult(context, hostURL);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const embedColdBytes = sum(embedWire);
+    embedWire.clear();
+    const embedWarm = await embedFirstResult(context, hostURL);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const embedWarmBytes = sum(embedWire);
+    const embedWarmAgain = await embedFirstResult(context, hostURL);
+    await context.close();
+    console.log(`embed widget, runtime 'browser', mount → 1+1 result: cold ${embedCold.toFixed(0)} ms, warm ${embedWarm.toFixed(0)} / `
+      + `${embedWarmAgain.toFixed(0)} ms; on the wire: cold ${mib(embedColdBytes)}, warm ${mib(embedWarmBytes)}`);
+  } finally {
+    await new Promise((resolve) => host.close(resolve));
+  }
 } finally {
   await browser.close();
 }

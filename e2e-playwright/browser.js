@@ -56,6 +56,27 @@ export async function localReady(page) {
   await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
 }
 
+/**
+ * Resolves once the app keeps local mode's memory snapshot (taken by a background worker of the
+ * runtime frame after its first `ready`; that worker loads our static files meanwhile).
+ */
+export async function snapshotKept(page, timeoutMs = 120000) {
+  const until = Date.now() + timeoutMs;
+  while (!await page.evaluate(() => new Promise((resolve) => {
+    const r = indexedDB.open('codeinterp-snapshots', 1);
+    r.onupgradeneeded = () => r.result.createObjectStore('snapshots');
+    r.onerror = () => resolve(false);
+    r.onsuccess = () => {
+      const count = r.result.transaction('snapshots').objectStore('snapshots').count();
+      count.onsuccess = () => { r.result.close(); resolve(count.result > 0); };
+      count.onerror = () => { r.result.close(); resolve(false); };
+    };
+  }))) {
+    assert.ok(Date.now() < until, 'no memory snapshot was kept');
+    await page.waitForTimeout(200);
+  }
+}
+
 /** The app in a fresh browser profile, in local mode and ready, with every request it makes from then on. */
 export async function openLocal(browser) {
   const context = await browser.newContext();

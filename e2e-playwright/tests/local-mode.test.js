@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, runCell, finished, outputs, seedChecklist, BASE_URL, openLocal, localReady } from '../browser.js';
+import { launch, runCell, finished, outputs, seedChecklist, BASE_URL, openLocal, localReady, snapshotKept } from '../browser.js';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -176,6 +176,9 @@ js.fetch(${JSON.stringify(ORIGIN)} + '/api/v1/sessions', to_js({'method': 'POST'
          dict_converter=js.Object.fromEntries)).then(*fetched('api'))
 print(js.self.origin)
 `;
+    // the background worker that takes the memory snapshot loads our static files: done first, so
+    // the log below holds only what the hostile code did
+    await snapshotKept(page);
     requests.length = 0;
     const turn = await runCell(page, code);
     await finished(turn);

@@ -495,7 +495,7 @@ describe('failure to load', () => {
     try {
       // as Chromium does to requests in flight when a network interface comes or goes (ERR_NETWORK_CHANGED)
       let dropped = 0;
-      await context.route(/\/local\/[0-9a-f]+\/(python-files\.json|worker\.mjs)$/, (route) => {
+      await context.route(/\/local\/[0-9a-f]+\/(python-sources\.json|worker\.mjs)$/, (route) => {
         if (dropped < 2) {
           dropped++;
           return route.abort('connectionreset');

@@ -1,7 +1,8 @@
-// Local mode's memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): the first
-// visit takes one before any cell and the app keeps it in IndexedDB; later visits boot from it.
-// A corrupted or stale one is dropped and Python starts normally; nothing a cell did is in it;
-// two sessions from one snapshot draw different random numbers; it never leaves the browser.
+// Local mode's memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): on the first
+// visit a background worker takes one once the person's interpreter is ready, and the app keeps it
+// in IndexedDB; later visits boot from it. A corrupted, stale or damaged one is dropped and Python
+// starts normally; nothing a cell did is in it; two sessions from one snapshot draw different
+// random numbers; it never leaves the browser.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, runCell, finished, outputs, BASE_URL, localReady } from '../browser.js';
@@ -25,8 +26,12 @@ async function localContext() {
       if (!localStorage.getItem('codeinterp.mode')) localStorage.setItem('codeinterp.mode', 'local');
     } catch { /* no storage */ }
     window.testBoots = [];
+    window.testSnapshots = []; // the frame's snapshot messages, in order with its `ready`s
     window.addEventListener('message', (e) => {
       if (e.data && e.data.type === 'ready') window.testBoots.push({ boot: e.data.boot, timings: e.data.timings });
+      if (e.data && ['ready', 'snapshot', 'snapshotDropped'].includes(e.data.type)) {
+        window.testSnapshots.push({ type: e.data.type, reason: e.data.reason });
+      }
     });
   });
   return { context, requests };
@@ -34,7 +39,7 @@ async function localContext() {
 
 /**
  * Opens the app in `context`, waits for local mode; resolves to {page, boot}: 'snapshot' (from the
- * one the app kept), 'new-snapshot' (from one this visit took) or 'fresh'.
+ * one the app kept), 'new-snapshot' (from one this visit took, after a restart) or 'fresh'.
  */
 async function visit(context) {
   const page = await context.newPage();
@@ -56,7 +61,9 @@ async function cell(page, code) {
 
 /**
  * The page's view of the app's snapshot store: `op` 'list' resolves to [{key, size, magic}];
- * 'edit' applies `arg` ({key, newKey, zero: [from, to], build: true}) to the record under `key`.
+ * 'search' to [whether the text `arg` is in it]; 'edit' applies `arg` ({key, newKey, zero: [from,
+ * to], build: true, zeroHeapAfter: bytes, rename: [text, same-length text]}) to the record under
+ * `key` (the heap starts at the offset in the header's second word).
  */
 function store(page, op, arg = null) {
   return page.evaluate(([op, arg]) => new Promise((resolve, reject) => {
@@ -85,6 +92,14 @@ function store(page, op, arg = null) {
         } else if (op === 'edit' && c.key === arg.key) {
           if (arg.zero) bytes.fill(0, arg.zero[0], arg.zero[1]);
           if (arg.build) bytes.fill(0x5a, 16, 48); // another Pyodide build's id
+          const heap = new Uint32Array(c.value.bytes, 0, 2)[1];
+          if (arg.zeroHeapAfter) bytes.fill(0, heap + arg.zeroHeapAfter);
+          if (arg.rename) { // every copy of one text in the heap, as a stray write would leave it
+            const [from, to] = arg.rename.map((text) => new TextEncoder().encode(text));
+            for (let i = bytes.indexOf(from[0], heap); i >= 0; i = bytes.indexOf(from[0], i + 1)) {
+              if (from.every((b, j) => bytes[i + j] === b)) bytes.set(to, i);
+            }
+          }
           if (arg.newKey) {
             c.delete();
             snapshots.put({ bytes: bytes.buffer, stored: Date.now() }, arg.newKey);
@@ -113,15 +128,18 @@ async function storedSnapshot(page, not = null) {
   }
 }
 
-test('the first visit keeps a snapshot taken before any cell; the next boots from it without that visit\'s data, and nothing leaves the browser', async () => {
+test('the first visit starts normally and keeps a snapshot taken in the background; the next boots from it without that visit\'s data, and nothing leaves the browser', async () => {
   const { context, requests } = await localContext();
   try {
     const first = await visit(context);
-    assert.equal(first.boot, 'new-snapshot');
+    assert.equal(first.boot, 'fresh', 'the first visit starts as it did before snapshots: nothing more to wait for');
+    // a cell before the snapshot is taken: its data stays in its own worker
+    assert.equal(await cell(first.page, "secret_value = 'user-data-' + 'f00d' * 2\nprint(secret_value)"), 'user-data-f00df00d');
     const record = await storedSnapshot(first.page);
     assert.match(record.key, /^\d+\.\d+\.\d+\/[0-9a-f]{16}$/, 'keyed by Pyodide version and runtime hash');
     assert.ok(record.size > 1 << 20, `snapshot of ${record.size} bytes`);
-    assert.equal(await cell(first.page, "secret_value = 'user-data-' + 'f00d' * 2\nprint(secret_value)"), 'user-data-f00df00d');
+    assert.deepEqual((await first.page.evaluate(() => window.testSnapshots)).map((m) => m.type), ['ready', 'snapshot'],
+      'taken in the background, after the interpreter was ready');
     // cells never run in the worker that took it (Pyodide's recording proxies break some JavaScript objects there)
     assert.equal(await cell(first.page, 'import js\nprint(js.self.origin)'), 'null');
     await first.page.close();
@@ -184,7 +202,7 @@ test('a corrupted snapshot and a stale one are dropped: Python starts normally a
     await store(page, 'edit', { key, zero: [0, 64] });
     await page.close();
     let next = await visit(context);
-    assert.equal(next.boot, 'new-snapshot');
+    assert.equal(next.boot, 'fresh');
     assert.equal(await cell(next.page, 'print(1 + 1)'), '2');
     await storedSnapshot(next.page);
     await next.page.close();
@@ -195,7 +213,7 @@ test('a corrupted snapshot and a stale one are dropped: Python starts normally a
     await store(next.page, 'edit', { key, build: true });
     await next.page.close();
     next = await visit(context);
-    assert.equal(next.boot, 'new-snapshot');
+    assert.equal(next.boot, 'fresh');
     assert.equal(await cell(next.page, 'print(2 + 2)'), '4');
     await storedSnapshot(next.page);
 
@@ -204,9 +222,51 @@ test('a corrupted snapshot and a stale one are dropped: Python starts normally a
     await store(next.page, 'edit', { key, newKey: old });
     await next.page.close();
     next = await visit(context);
-    assert.equal(next.boot, 'new-snapshot');
+    assert.equal(next.boot, 'fresh');
     assert.deepEqual((await storedSnapshot(next.page, old)).key, key);
     await next.page.close();
+  } finally {
+    await context.close();
+  }
+});
+
+test('a snapshot with a valid header but a damaged heap never leaves a broken interpreter: it is dropped and Python starts normally', async () => {
+  const { context } = await localContext();
+  try {
+    let { page } = await visit(context);
+    const { key } = await storedSnapshot(page);
+    await page.close();
+    const damages = [
+      // most of the heap gone: the restore itself fails
+      { zeroHeapAfter: 1 << 20 },
+      // one text of the runner's protocol changed everywhere in the heap: Pyodide restores it
+      // without complaint, and only the check cell after the restore finds the interpreter broken
+      { rename: ['execute_result', 'execute_resulX'] },
+    ];
+    for (const damage of damages) {
+      ({ page } = await visit(context));
+      await store(page, 'edit', { key, ...damage });
+      await page.close();
+      const next = await visit(context);
+      const what = JSON.stringify(damage);
+      assert.equal(next.boot, 'fresh', what);
+      const seen = await next.page.evaluate(() => window.testSnapshots);
+      assert.equal(seen[0].type, 'snapshotDropped', `${what}: ${JSON.stringify(seen)}`);
+      if (damage.rename) {
+        assert.match(seen[0].reason, /failed its check/, what);
+      }
+      const turn = await runCell(next.page, 'import json, random\nprint(json.dumps([1 + 1]))\n6 * 7');
+      await finished(turn);
+      assert.equal((await outputs(turn, 'stream').innerText()).trim(), '[2]', what);
+      assert.match(await outputs(turn, 'result').innerText(), /^Out\[1\]:\s*42$/, `${what}: the first cell is Out[1]`);
+      // a sound one replaces it
+      await next.page.waitForFunction(() => window.testSnapshots.some((m) => m.type === 'snapshot'), null, { timeout: 60000 });
+      await storedSnapshot(next.page);
+      await next.page.close();
+      const after = await visit(context);
+      assert.equal(after.boot, 'snapshot', `${what}: the new snapshot boots`);
+      await after.page.close();
+    }
   } finally {
     await context.close();
   }

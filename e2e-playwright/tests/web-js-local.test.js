@@ -68,13 +68,15 @@ test('the database keeps the name and stores that earlier pages of the app creat
   assert.deepEqual(layout, { version: 2, stores: ['events', 'files'] });
 }));
 
-test('only same-origin GETs under /pyodide/ are fetched for the frame', () => withPage(async ({ page, load }) => {
+test('only same-origin GETs under /pyodide/ and the hashed runtime are fetched for the frame', () => withPage(async ({ page, load }) => {
   await load('/js/frame-host.js', 'frameHost');
   const wanted = await page.evaluate((origin) => frameHost.wantedAssets([
     `${origin}/pyodide/0.28/pyodide.asm.wasm`, `${origin}/pyodide/x?token=1`, `${origin}/api/v1/sessions`,
     'http://evil.example/pyodide/a', `http://user:pw@${new URL(origin).host}/pyodide/a`, 'not a url', 7,
+    `${origin}/local/0123456789abcdef/python-sources.json`, `${origin}/local/wheels/index.json`,
+    `${origin}/local/runtime.html`, 'http://evil.example/local/0123456789abcdef/python-sources.json',
   ], origin), ORIGIN);
-  assert.deepEqual(wanted, [`${ORIGIN}/pyodide/0.28/pyodide.asm.wasm`]);
+  assert.deepEqual(wanted, [`${ORIGIN}/pyodide/0.28/pyodide.asm.wasm`, `${ORIGIN}/local/0123456789abcdef/python-sources.json`]);
   assert.deepEqual(await page.evaluate(() => frameHost.wantedAssets('no list', location.origin)), []);
 }));
 

@@ -7,9 +7,9 @@ const CODE_DIR = '/opt/codeinterp';
 
 let assetsArrived = null;
 /**
- * What the frame hands over before Pyodide loads: `files` (url -> bytes of the core's big files,
- * which the frame keeps across workers), `snapshot` (a memory snapshot to boot from, or null) and
- * `makeSnapshot` (whether the frame wants one taken: it has none and can keep one).
+ * What the frame hands over before Pyodide loads: `files` (url -> bytes of the core's files and our
+ * Python sources, which the frame keeps across workers; a file missing here is fetched from its URL),
+ * `snapshot` (a memory snapshot to boot from, or null) and `took` (the app's {step: ms} getting them).
  */
 const assets = new Promise((resolve) => {
   assetsArrived = resolve;
@@ -20,7 +20,7 @@ export function receiveAssets(message) {
   assetsArrived({
     files: new Map((message.files || []).map((file) => [file.url, file.bytes])),
     snapshot: message.snapshot instanceof ArrayBuffer ? message.snapshot : null,
-    makeSnapshot: message.makeSnapshot === true,
+    took: message.took && typeof message.took === 'object' ? message.took : {},
   });
 }
 
@@ -30,28 +30,52 @@ export function handedOver() {
 }
 
 /**
- * The Python files of the runtime as [[path under CODE_DIR, text], ...]: the build lists them in
- * python-files.json next to them (pyodide_host.py, then every module of the runner package).
+ * The Python files of the runtime as [[path under CODE_DIR, text], ...]: the build puts them all in
+ * python-sources.json (pyodide_host.py, then every module of the runner package). From the bytes
+ * the frame handed over when it has them (the app's HTTP cache), else fetched.
  */
-export async function fetchPythonSources(runtimeURL) {
-  const paths = JSON.parse(await fetchText(runtimeURL + 'python-files.json'));
-  return Promise.all(paths.map(async (path) => [path, await fetchText(runtimeURL + path)]));
+export async function pythonSources(runtimeURL, files) {
+  const url = runtimeURL + 'python-sources.json';
+  const handed = files.get(url);
+  return JSON.parse(handed ? new TextDecoder().decode(handed) : await fetchText(url));
 }
 
 /**
- * Loads Pyodide, answering its fetches of the big core files from the bytes the frame handed over.
- * `snapshot` (optional ArrayBuffer): boot from this memory snapshot (snapshot.mjs) instead of
- * starting the interpreter; `makeSnapshot`: load so that one can be taken later.
+ * Pyodide's two ES modules, `pyodide.mjs` (loadPyodide) and `pyodide.asm.mjs` (the Emscripten glue):
+ * imported from the bytes the frame handed over (as blob: modules made here, which the page's CSP
+ * allows) or from their URLs. What an opaque-origin frame fetches is never cached, so on a return
+ * visit the app's copies (from its HTTP cache) save their 0.26 MiB. Resolves to
+ * {loadPyodide, createPyodideModule}.
  */
-export async function startPyodide(config, { snapshot = null, makeSnapshot = false } = {}) {
-  const { loadPyodide } = await import(config.indexURL + 'pyodide.mjs');
+export async function pyodideModules(indexURL, files) {
+  const load = (name) => {
+    const bytes = files.get(indexURL + name);
+    if (!bytes) {
+      return import(indexURL + name);
+    }
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' }));
+    return import(url).finally(() => URL.revokeObjectURL(url));
+  };
+  const [main, glue] = await Promise.all([load('pyodide.mjs'), load('pyodide.asm.mjs')]);
+  return { loadPyodide: main.loadPyodide, createPyodideModule: glue.default };
+}
+
+/**
+ * Loads Pyodide with `modules` (pyodideModules), answering its fetches of the big core files from
+ * the bytes the frame handed over. `snapshot` (optional ArrayBuffer): boot from this memory snapshot
+ * (snapshot.mjs) instead of starting the interpreter; `makeSnapshot`: load so that one can be taken
+ * later. `timings.compile` gets the time WebAssembly instantiation took (compiling included).
+ */
+export async function startPyodide(config, modules, { snapshot = null, makeSnapshot = false, timings = {} } = {}) {
   const wasm = watchWasmFailure();
   const restoreFetch = serveAssets(config.bigAssets);
+  const restoreInstantiate = timeInstantiation(timings);
   try {
-    return await Promise.race([wasm.failed, loadPyodide({
+    return await Promise.race([wasm.failed, modules.loadPyodide({
       indexURL: config.indexURL,
       lockFileURL: config.packagesURL + 'pyodide-lock.json',
       packageBaseUrl: config.packagesURL,
+      createPyodideModule: modules.createPyodideModule,
       // Output outside cells (package loader chatter) goes to the console, never to the app.
       stdout: (text) => console.log(text),
       stderr: (text) => console.warn(text),
@@ -61,10 +85,11 @@ export async function startPyodide(config, { snapshot = null, makeSnapshot = fal
   } finally {
     wasm.stop();
     restoreFetch();
+    restoreInstantiate();
   }
 }
 
-/** Lets the big core files go once the worker has started (a failed snapshot boot loads again). */
+/** Lets the handed files go once the worker has started. */
 export function releaseAssets() {
   assets.then((handed) => handed.files.clear());
 }
@@ -126,6 +151,28 @@ function serveAssets(bigAssets) {
   };
   return () => {
     self.fetch = realFetch;
+  };
+}
+
+/**
+ * Measures WebAssembly.instantiateStreaming while Pyodide loads (compilation of the 9.2 MiB core,
+ * which V8 compiles lazily, plus instantiation) into `timings.compile`, for the figures.
+ */
+function timeInstantiation(timings) {
+  const real = WebAssembly.instantiateStreaming;
+  if (typeof real !== 'function') {
+    return () => {};
+  }
+  WebAssembly.instantiateStreaming = async (...args) => {
+    const begun = performance.now();
+    try {
+      return await real.apply(WebAssembly, args);
+    } finally {
+      timings.compile = Math.round(performance.now() - begun);
+    }
+  };
+  return () => {
+    WebAssembly.instantiateStreaming = real;
   };
 }
 

@@ -411,7 +411,12 @@
       clearInterval(c.resignal);
     }
 
-    return { onExecute, onInterrupt, onInputReply, onLine, onRestart, onReplaced, onFatal, pump };
+    /** No cell runs and none waits: the frame may start background work (the memory snapshot). */
+    function idle() {
+      return !cell && executions.length === 0;
+    }
+
+    return { onExecute, onInterrupt, onInputReply, onLine, onRestart, onReplaced, onFatal, pump, idle };
   };
 
   /** One of the server's limits from the page's configuration; a page without it is the server's bug, said at once. */

@@ -74,6 +74,27 @@ def reseed():
     if 'tempfile' in sys.modules:
         sys.modules['tempfile']._name_sequence = None
 
+def check_cell():
+    """After a boot from a memory snapshot: a small cell run through a throwaway runner.
+
+    A snapshot whose header is valid but whose heap is damaged can load and still be broken, so
+    the worker trusts it with the user's cells only once these lines (the cell's events as the
+    protocol encodes them) say what the code below must say. The worker judges them in JavaScript,
+    outside the heap: a damaged string in here would read the same to any comparison made here.
+    The cell exercises compiling, arithmetic, an import from the standard library, printing and
+    the trailing expression's result. A damaged heap may as well raise or trap on the way."""
+    from codeinterp_runner import shell
+    events = []
+    active_shell = shell.get_ipython()
+    runner = Runner(events.append, threaded=False, replies=NoReplies())
+    try:
+        runner.execute('boot-check', 'import json\nprint(json.dumps({"n": 6 * 7}))\n(1 + 1, sum(range(10)))')
+    finally:
+        runner.close()
+        shell._shell = active_shell  # get_ipython() never answers with the throwaway runner's shell
+    return [protocol.encode_line(event).decode('utf-8') for event in events]
+
+
 class StreamPacer:
     """Bounds how many stream events a chatty cell sends to the page.
 

@@ -21,6 +21,13 @@
   // fatal: a dropped connection is not worth a dead runtime (Chromium aborts requests in flight
   // with ERR_NETWORK_CHANGED whenever a network interface comes or goes, as on a Docker host).
   const BOOT_RETRY_DELAYS_MS = [1000, 3000];
+  // A worker booting from a memory snapshot is ready in about a second; one that is not by then
+  // (a damaged heap can loop) is replaced by a normal start, and the snapshot is dropped.
+  const SNAPSHOT_BOOT_TIMEOUT_MS = 30000;
+  // The background worker that takes the snapshot starts this long after `ready`, once no cell
+  // runs or waits, and is given up after SNAPSHOT_TAKE_TIMEOUT_MS.
+  const SNAPSHOT_IDLE_MS = 1000;
+  const SNAPSHOT_TAKE_TIMEOUT_MS = 120000;
 
   const base = location.href;
   const raw = JSON.parse(document.getElementById('config').textContent);
@@ -39,10 +46,15 @@
   };
   // The big files of the core. This frame's origin is opaque, and Chromium never caches what an
   // opaque origin fetches, so they are fetched once per frame and handed to every worker; with
-  // `#assets=parent` in this page's URL the app fetches them (from its HTTP cache) instead.
+  // `#assets=parent` in this page's URL the app fetches them (from its HTTP cache) instead, and
+  // with them Pyodide's two modules and our Python sources (CORE_FILES), which the worker
+  // otherwise fetches itself.
   const BIG_ASSETS = ['pyodide.asm.wasm', 'python_stdlib.zip'].map((name) => config.indexURL + name);
+  const CORE_FILES = [...BIG_ASSETS, config.indexURL + 'pyodide.mjs', config.indexURL + 'pyodide.asm.mjs',
+    config.runtimeURL + 'python-sources.json'];
   config.bigAssets = BIG_ASSETS;
   const assetsFromParent = /(^#|&)assets=parent(&|$)/.test(location.hash);
+  let appTook = {}; // the app's {step: ms} answering fetchAssets, for the figures
   let answerAssets = null; // resolves the pending fetchAssets, when the app has been asked
   // Memory snapshots (snapshot.mjs): only an app that answers fetchAssets can keep one for us (this
   // origin has no storage). It is keyed by Pyodide version and the runtime's content hash (the last
@@ -51,10 +63,10 @@
   const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
   let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
   let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
-  let snapshotTaken = false; // this frame took one already: at most one per frame
+  let snapshotTaken = false; // this frame started taking one already: at most one per frame
   let appKeepsSnapshots = false; // the app's `assets` said it keeps one (`snapshots: true`): only then is one taken
-  let snapshotOffer = false; // ours, not yet handed to the app (it is once a worker booted from it)
-  let takenTimings = {}; // where the start of the worker that took it went
+  let snapshotWorker = null; // the background worker taking it
+  let snapshotTimer = null;
 
   let worker = null;
   let ready = false;
@@ -91,7 +103,9 @@
       return;
     }
     switch (m.type) {
-      case 'execute': return cells.onExecute(m);
+      case 'execute':
+        yieldSnapshotToCell();
+        return cells.onExecute(m);
       case 'interrupt': return cells.onInterrupt();
       case 'inputReply': return cells.onInputReply(m);
       case 'restart': return onRestart();
@@ -117,9 +131,10 @@
       snapshot = m.snapshot;
       snapshotFromApp = true;
     }
+    appTook = sanitizedTimings(m.took);
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
-      if (file && BIG_ASSETS.includes(file.url) && file.bytes instanceof ArrayBuffer) {
+      if (file && CORE_FILES.includes(file.url) && file.bytes instanceof ArrayBuffer) {
         files.set(file.url, file.bytes);
       }
     }
@@ -140,7 +155,7 @@
 
   // ---- the worker ----------------------------------------------------------------------------
 
-  /** url -> ArrayBuffer of BIG_ASSETS, from the app or fetched here; a missing one the worker fetches. */
+  /** url -> ArrayBuffer of CORE_FILES, from the app or (BIG_ASSETS) fetched here; a missing one the worker fetches. */
   let bigAssets = null;
   function obtainBigAssets() {
     bigAssets ??= (assetsFromParent ? fromParent() : Promise.resolve(new Map())).then(async (given) => {
@@ -163,16 +178,15 @@
   function fromParent() {
     return new Promise((resolve) => {
       answerAssets = resolve;
-      toApp(snapshotKey ? { type: 'fetchAssets', urls: BIG_ASSETS, snapshot: snapshotKey } : { type: 'fetchAssets', urls: BIG_ASSETS });
+      toApp(snapshotKey ? { type: 'fetchAssets', urls: CORE_FILES, snapshot: snapshotKey } : { type: 'fetchAssets', urls: CORE_FILES });
     });
   }
 
-  function startWorker() {
-    clearTimeout(retryTimer);
-    ready = false;
-    const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
-    interrupts = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
-    inputReplies = isolated ? ns.replies.create() : null;
+  /**
+   * A new Pyodide worker (`name` shows in the browser's tools) whose messages go to `onMessage(m)`
+   * and whose failures to `onFailed(message)`; null if it cannot be started (`onFailed` says why).
+   */
+  function spawnWorker(name, onMessage, onFailed) {
     let started;
     try {
       // The frame's origin is opaque: a worker from an http URL would be refused, and Chromium
@@ -191,35 +205,69 @@
 })();
 `;
       const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-      started = new Worker(url, { name: 'codeinterp-python' });
+      started = new Worker(url, { name });
       setTimeout(() => URL.revokeObjectURL(url), 60000);
     } catch (error) {
-      becomeFatal(`the Python worker could not be started: ${error.message || error}`);
+      onFailed(`the Python worker could not be started: ${error.message || error}`);
+      return null;
+    }
+    started.onmessage = (e) => onMessage(e.data);
+    started.onerror = (e) => {
+      e.preventDefault();
+      onFailed(e.message || 'the Python worker failed');
+    };
+    started.onmessageerror = () => onFailed('a message from the Python worker could not be read');
+    return started;
+  }
+
+  /** Hands `target` the core's files (copied, not transferred: the next worker needs them too) and `withSnapshot`. */
+  function handAssets(target, withSnapshot) {
+    obtainBigAssets().then((assets) => {
+      target.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
+        snapshot: withSnapshot, took: appTook });
+    });
+  }
+
+  function startWorker() {
+    clearTimeout(retryTimer);
+    ready = false;
+    const isolated = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+    interrupts = isolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    inputReplies = isolated ? ns.replies.create() : null;
+    let started = null;
+    started = spawnWorker('codeinterp-python', (m) => onWorkerMessage(started, m), (message) => {
+      if (started) {
+        onWorkerFailed(started, message);
+      } else {
+        becomeFatal(message);
+      }
+    });
+    if (!started) {
       return;
     }
     worker = started;
-    started.onmessage = (e) => onWorkerMessage(started, e.data);
-    started.onerror = (e) => {
-      e.preventDefault();
-      onWorkerFailed(started, e.message || 'the Python worker failed');
-    };
-    started.onmessageerror = () => onWorkerFailed(started, 'a message from the Python worker could not be read');
     clearTimeout(loadTimer);
     loadTimer = setTimeout(() => {
       if (worker === started && !ready) {
         becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
       }
     }, LOAD_TIMEOUT_MS);
-    started.postMessage({ kind: 'init', config, interruptBuffer: interrupts, inputBuffer: inputReplies,
-      files: workspace.mirroredFiles() });
-    obtainBigAssets().then((assets) => {
-      if (worker === started) {
-        // copied, not transferred: the next worker needs them too
-        // with a snapshot it boots from that; without one (or if ours fails to load) it takes one,
-        // once per frame
-        started.snapshotGiven = snapshot !== null;
-        started.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
-          snapshot, makeSnapshot: snapshotKey !== null && appKeepsSnapshots && !snapshotTaken });
+    started.postMessage({ kind: 'init', config, handed: assetsFromParent, interruptBuffer: interrupts,
+      inputBuffer: inputReplies, files: workspace.mirroredFiles() });
+    obtainBigAssets().then(() => {
+      if (worker !== started) {
+        return;
+      }
+      // with a snapshot it boots from that (one that does not load, or not in time, is dropped
+      // and a fresh worker starts normally); without one it starts normally
+      started.snapshotGiven = snapshot !== null;
+      handAssets(started, snapshot);
+      if (started.snapshotGiven) {
+        setTimeout(() => {
+          if (worker === started && !ready) {
+            abandonSnapshotBoot(`no interpreter from it was ready within ${SNAPSHOT_BOOT_TIMEOUT_MS / 1000} s`);
+          }
+        }, SNAPSHOT_BOOT_TIMEOUT_MS);
       }
     });
   }
@@ -229,11 +277,8 @@
       return; // a replaced worker's last words
     }
     switch (m.kind) {
-      case 'snapshot':
-        onSnapshot(m);
-        break;
       case 'snapshotFailed':
-        dropSnapshot(String(m.message));
+        abandonSnapshotBoot(String(m.message));
         break;
       case 'loading':
         toApp({ type: 'loading', message: String(m.message) });
@@ -246,13 +291,10 @@
         bootRetries = 0;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
-          boot: bootKind(m.boot), timings: { ...takenTimings, ...sanitizedTimings(m.timings) } });
-        if (m.boot === 'snapshot' && snapshotOffer) {
-          snapshotOffer = false; // it loads: worth keeping
-          toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot }); // copied: we keep ours
-        }
+          boot: bootKind(m.boot), timings: sanitizedTimings(m.timings) });
         workspace.flush();
         cells.pump();
+        scheduleSnapshot();
         break;
       case 'fatal':
         if (!ready) {
@@ -310,25 +352,100 @@
   // ---- memory snapshots ----------------------------------------------------------------------
 
   /**
-   * A fresh worker's snapshot, taken before its first cell: kept for this frame's next workers
-   * and, once one of them has booted from it, handed to the app to keep for the next visit. Only
-   * one per frame, before `ready` (after that, cells run and it could hold their data).
-   *
-   * The worker that took it is replaced at once by one booted from it: a worker loaded with
-   * Pyodide's `_makeSnapshot` wraps the JavaScript globals Python sees in recording proxies, and
-   * some of them break there (`js.self.origin`: "Illegal invocation"). Cells never run in it.
+   * Once the person's interpreter is ready and no cell runs or waits, a second worker takes the
+   * snapshot in the background (snapshot.mjs), so a first visit waits for nothing more than a
+   * normal start. Only when the app keeps snapshots, this frame has none, and at most once per
+   * frame. The snapshot worker runs no cell and is handed no workspace file.
    */
-  function onSnapshot(m) {
-    if (!snapshotKey || snapshotTaken || ready || !(m.bytes instanceof ArrayBuffer)) {
+  function scheduleSnapshot() {
+    if (!wantSnapshot() || snapshotTimer) {
       return;
     }
+    snapshotTimer = setTimeout(() => {
+      snapshotTimer = null;
+      if (!wantSnapshot()) {
+        return;
+      }
+      if (!ready || !cells.idle()) {
+        scheduleSnapshot(); // after the running cell (a `ready` schedules again after a restart)
+        return;
+      }
+      takeSnapshotInBackground();
+    }, SNAPSHOT_IDLE_MS);
+  }
+
+  /**
+   * A cell came while the background worker was starting: that start (a whole Python boot) would
+   * take the person's CPU, so it is given up and tried again in the next quiet moment.
+   */
+  function yieldSnapshotToCell() {
+    if (snapshotWorker) {
+      snapshotWorker.terminate();
+      snapshotWorker = null;
+      snapshotTaken = false;
+      scheduleSnapshot();
+    }
+  }
+
+  function wantSnapshot() {
+    return snapshotKey !== null && appKeepsSnapshots && snapshot === null && !snapshotTaken && fatal === null;
+  }
+
+  function takeSnapshotInBackground() {
     snapshotTaken = true;
+    let taker = null;
+    const stop = (why) => {
+      if (snapshotWorker === taker && taker) {
+        taker.terminate();
+        snapshotWorker = null;
+        console.warn('no memory snapshot:', why);
+      }
+    };
+    taker = spawnWorker('codeinterp-snapshot', (m) => onSnapshotWorkerMessage(taker, m), stop);
+    if (!taker) {
+      return;
+    }
+    snapshotWorker = taker;
+    taker.postMessage({ kind: 'init', config, role: 'snapshot', handed: assetsFromParent });
+    handAssets(taker, null);
+    setTimeout(() => stop(`not taken within ${SNAPSHOT_TAKE_TIMEOUT_MS / 1000} s`), SNAPSHOT_TAKE_TIMEOUT_MS);
+  }
+
+  /**
+   * The background worker's snapshot: kept for this frame's next workers (after a restart, reset
+   * or crash) and handed to the app to keep for the next visit. Whether it works is checked where
+   * it is used: a worker booting from it runs a check cell first, and drops it if that fails.
+   */
+  function onSnapshotWorkerMessage(source, m) {
+    if (source !== snapshotWorker || !m || typeof m !== 'object') {
+      return;
+    }
+    if (m.kind === 'fatal') {
+      source.terminate();
+      snapshotWorker = null;
+      console.warn('no memory snapshot:', String(m.message));
+      return;
+    }
+    if (m.kind !== 'snapshot' || !(m.bytes instanceof ArrayBuffer)) {
+      return; // its `loading` lines are not the person's business
+    }
+    source.terminate();
+    snapshotWorker = null;
     snapshot = m.bytes;
     snapshotFromApp = false;
-    snapshotOffer = true;
-    const t = sanitizedTimings(m.timings);
-    takenTimings = { start: t.start, snapshot: t.snapshot, taking: t.total };
-    // before `ready`: no cell and no file request has reached it, so nothing else needs saying
+    // copied: we keep ours; `timings`: where that worker's start went (`snapshot`: taking it)
+    toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot, timings: sanitizedTimings(m.timings) });
+  }
+
+  /**
+   * The worker booting from the snapshot could not use it (it did not load, failed its check, or
+   * was not ready in time): it is dropped here and in the app, and a fresh worker starts normally
+   * (this one's heap may be anything now). The background worker takes a new one once that is
+   * ready, unless this frame took one already.
+   */
+  function abandonSnapshotBoot(reason) {
+    dropSnapshot(reason);
+    toApp({ type: 'loading', message: 'Loading Python again: ' + reason });
     worker.terminate();
     worker = null;
     clearTimeout(loadTimer);
@@ -349,7 +466,6 @@
       return;
     }
     snapshot = null;
-    snapshotOffer = false;
     toApp({ type: 'snapshotDropped', key: snapshotKey, reason });
   }
 
@@ -368,6 +484,12 @@
   function becomeFatal(message) {
     fatal = message;
     clearTimeout(loadTimer);
+    clearTimeout(snapshotTimer);
+    snapshotTimer = null;
+    if (snapshotWorker) {
+      snapshotWorker.terminate();
+      snapshotWorker = null;
+    }
     if (worker) {
       worker.terminate();
       worker = null;

@@ -2,36 +2,47 @@
 // WebAssembly memory instead of starting it (Pyodide's `_makeSnapshot` / `makeMemorySnapshot()` /
 // `_loadSnapshot`; see docs/local-runtime-protocol.md, "Memory snapshots").
 //
-// The snapshot is taken by a freshly started worker after the runner is imported and before the
-// host exists, so before any cell: it holds the interpreter, the standard library modules and
-// our modules, never user data. It is the wasm memory only: the file system (the stdlib, our
-// sources, the workspace) is JavaScript state and is put back after a restore as after a start.
-// Pyodide checks its own build id in the snapshot; the frame and the app key it by Pyodide version
-// and runtime hash besides, so a new build never even offers an old one.
+// The snapshot is taken by a worker of its own, started by the frame in the background once the
+// user's interpreter is ready (so a first visit waits for nothing more than a normal start). That
+// worker never runs a cell and is never handed a workspace file: it installs our sources, imports
+// the host module, takes the snapshot before the host exists and is terminated. So the snapshot
+// holds the interpreter, the standard library modules and our modules, never user data. It is
+// the wasm memory only: the file system (the stdlib, our sources, the workspace) is JavaScript
+// state and is put back after a restore as after a start. Pyodide checks its own build id in the
+// snapshot; the frame and the app key it by Pyodide version and runtime hash besides, so a new
+// build never even offers an old one.
 
 import { startPyodide } from './boot.mjs';
 import { describe } from './errors.mjs';
 
+/** Starts Pyodide from `snapshot` (an ArrayBuffer). Rejects if it does not load; `checkRestored` says whether it works. */
+export function startFromSnapshot(config, modules, snapshot, timings) {
+  return startPyodide(config, modules, { snapshot, timings });
+}
+
 /**
- * Starts Pyodide from `handed.snapshot` when there is one, else as usual (ready to take a snapshot
- * when `handed.makeSnapshot`). A snapshot that fails to load is reported with `onFailed(message)`
- * and the normal start follows (which takes a new snapshot if the frame wants one). Resolves to {pyodide, restored}.
+ * The restored interpreter must answer before it is trusted with cells: a snapshot whose header is
+ * valid but whose heap is damaged can load and still be broken. `hostModule.check_cell()` runs a
+ * small cell through a throwaway runner and returns its events as protocol lines; they are judged
+ * here, outside the heap (Python's own comparisons would share a damaged string's damage). Throws
+ * with what was wrong (a damaged heap may as well trap or raise in there).
  */
-export async function startFromSnapshotOrFresh(config, handed, onFailed) {
-  if (handed.snapshot) {
-    try {
-      const pyodide = await startPyodide(config, { snapshot: handed.snapshot });
-      // the restored interpreter must answer before it is trusted with cells
-      if (pyodide.runPython("import sys, pyodide_host\n'pyodide_host' in sys.modules") !== true) {
-        throw new Error('the restored interpreter lacks the host module');
-      }
-      return { pyodide, restored: true };
-    } catch (error) {
-      onFailed(`the memory snapshot could not be loaded (${describe(error)}); starting Python normally`);
-    }
+export function checkRestored(hostModule) {
+  const proxy = hostModule.check_cell();
+  let events;
+  try {
+    events = proxy.toJs().map((line) => JSON.parse(line));
+  } finally {
+    proxy.destroy();
   }
-  const pyodide = await startPyodide(config, { makeSnapshot: handed.makeSnapshot });
-  return { pyodide, restored: false };
+  const of = (type) => events.filter((event) => event.type === type && event.id === 'boot-check');
+  const printed = of('stream').map((event) => event.text).join('');
+  const results = of('execute_result').map((event) => event.data && event.data['text/plain']);
+  const ends = of('finished').map((event) => event.status);
+  if (printed !== '{"n": 42}\n' || results.join('|') !== '(2, 45)' || ends.join('|') !== 'ok' || of('started').length !== 1) {
+    throw new Error(`the restored interpreter failed its check: printed ${JSON.stringify(printed)}, `
+      + `results ${JSON.stringify(results)}, finished ${JSON.stringify(ends)}`);
+  }
 }
 
 /** The snapshot of `pyodide` (loaded with makeSnapshot, host module imported, no cell run), or null if it cannot be made. */

@@ -12,11 +12,12 @@
 // the frame terminating this worker. Replies use `kind` (the frame's vocabulary); runner events
 // go out as the runner-protocol lines the frame forwards to the app.
 
-import { fetchPythonSources, handedOver, installPythonSources, receiveAssets, releaseAssets, routeFdOutput } from './boot.mjs';
+import { handedOver, installPythonSources, pyodideModules, pythonSources, receiveAssets, releaseAssets, routeFdOutput,
+  startPyodide } from './boot.mjs';
 import { describe } from './errors.mjs';
 import { InputReplies } from './input-replies.mjs';
 import { Packages } from './packages.mjs';
-import { startFromSnapshotOrFresh, takeSnapshot } from './snapshot.mjs';
+import { checkRestored, startFromSnapshot, takeSnapshot } from './snapshot.mjs';
 import { WORKSPACE, WorkspaceFs } from './workspace-fs.mjs';
 
 let config = null;
@@ -63,47 +64,60 @@ async function handle(message) {
 
 async function init(message) {
   config = message.config;
+  const begun = performance.now();
+  const timings = {};
+  const mark = (name, since) => {
+    timings[name] = Math.round(performance.now() - since);
+    return performance.now();
+  };
   try {
     post({ kind: 'loading', message: `Loading Python (Pyodide ${config.pyodideVersion})` });
-    const sources = fetchPythonSources(config.runtimeURL);
-    const begun = performance.now();
-    const timings = {};
-    const mark = (name, since) => {
-      timings[name] = Math.round(performance.now() - since);
-      return performance.now();
+    // Pyodide's modules and our Python sources come from the frame when the app fetches them for
+    // it (`handed`: wait for them); else they are fetched now, while the frame gathers the big files.
+    const early = message.handed ? null : {
+      modules: pyodideModules(config.indexURL, new Map()),
+      sources: pythonSources(config.runtimeURL, new Map()),
     };
-    // the core's modules load while the frame gathers the big files (and the snapshot, if any)
-    const modules = Promise.all([import(config.indexURL + 'pyodide.mjs'), import(config.indexURL + 'pyodide.asm.mjs')]);
-    modules.catch(() => {}); // startPyodide reports a missing module
+    early?.modules.catch(() => {}); // reported where awaited
+    early?.sources.catch(() => {});
     const handed = await handedOver();
     let at = mark('assets', begun);
-    const started = await startFromSnapshotOrFresh(config, handed, (why) => {
-      post({ kind: 'snapshotFailed', message: why });
-      post({ kind: 'loading', message: 'Loading Python again: ' + why });
-    });
-    releaseAssets();
-    pyodide = started.pyodide;
-    at = mark(started.restored ? 'restore' : 'start', at);
-    let hostModule = null;
-    workspace = new WorkspaceFs(pyodide, config.mirrorFileLimit, (name) => hostModule.mime_of(name));
-    post({ kind: 'loading', message: 'Starting the interpreter' });
-    installPythonSources(pyodide, await sources, started.restored);
-    workspace.ensure();
-    pyodide.FS.chdir(WORKSPACE);
-    hostModule = pyodide.pyimport('pyodide_host');
-    at = mark('host', at);
-    if (started.restored) {
-      hostModule.reseed(); // every session would draw the snapshot's random numbers otherwise
-    } else if (handed.makeSnapshot) {
-      // before the host holds our callbacks and before any cell: nothing of the user's is in it
-      const snapshot = takeSnapshot(pyodide);
-      if (snapshot) {
-        at = mark('snapshot', at);
-        mark('total', begun);
-        // the frame replaces this worker by one booted from it (see runtime.js, onSnapshot)
-        post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
-      }
+    for (const [name, ms] of Object.entries(handed.took)) {
+      timings['app' + name] = ms; // the app's share of `assets`: its HTTP cache, its IndexedDB
     }
+    const sources = early ? early.sources : pythonSources(config.runtimeURL, handed.files);
+    sources.catch(() => {});
+    const modules = await (early ? early.modules : pyodideModules(config.indexURL, handed.files));
+    at = mark('modules', at);
+    if (message.role === 'snapshot') {
+      await snapshotOnly(modules, await sources, timings, mark, at, begun);
+      return;
+    }
+    let restored = false;
+    let hostModule = null;
+    if (handed.snapshot) {
+      try {
+        pyodide = await startFromSnapshot(config, modules, handed.snapshot, timings);
+        at = mark('restore', at);
+        hostModule = setUp(await sources, true);
+        at = mark('host', at);
+        checkRestored(hostModule);
+        hostModule.reseed(); // every session would draw the snapshot's random numbers otherwise
+        at = mark('check', at);
+        restored = true;
+      } catch (error) {
+        // loaded or not, an interpreter from this snapshot is not trusted with a cell: the frame
+        // drops the snapshot and replaces this worker (whose heap may be anything now) by a fresh one
+        post({ kind: 'snapshotFailed', message: `the memory snapshot could not be used (${describe(error)}); starting Python normally` });
+        return;
+      }
+    } else {
+      pyodide = await startPyodide(config, modules, { timings });
+      at = mark('start', at);
+      hostModule = setUp(await sources, false);
+      at = mark('host', at);
+    }
+    releaseAssets();
     const fdOutput = [];
     // answers to input() come through a SharedArrayBuffer, so only when isolated; else input() says why not
     // (undefined, not null, when absent: Pyodide hands JavaScript's null to Python as jsnull, not None)
@@ -124,10 +138,46 @@ async function init(message) {
     }
     const python = pyodide.runPython("import sys\n'%d.%d.%d' % sys.version_info[:3]");
     mark('total', begun);
-    post({ kind: 'ready', python, pyodide: pyodide.version, isolated, boot: started.restored ? 'snapshot' : 'fresh', timings });
+    post({ kind: 'ready', python, pyodide: pyodide.version, isolated, boot: restored ? 'snapshot' : 'fresh', timings });
   } catch (error) {
     post({ kind: 'fatal', message: `Python could not be loaded in this browser: ${describe(error)}` });
   }
+}
+
+/** Our sources in the file system (`restored`: sys.path has their folder already), the workspace as cwd; resolves to the imported host module. */
+function setUp(sources, restored) {
+  let hostModule = null;
+  workspace = new WorkspaceFs(pyodide, config.mirrorFileLimit, (name) => hostModule.mime_of(name));
+  post({ kind: 'loading', message: 'Starting the interpreter' });
+  installPythonSources(pyodide, sources, restored);
+  workspace.ensure();
+  pyodide.FS.chdir(WORKSPACE);
+  hostModule = pyodide.pyimport('pyodide_host');
+  return hostModule;
+}
+
+/**
+ * The frame's background worker (`role: 'snapshot'`): starts Python as for cells, imports the host
+ * module and sends the snapshot, before the host holds any of our callbacks. It is handed no
+ * workspace file and runs no cell, so nothing of the user's can be in it; the frame terminates it
+ * once it has the bytes (or gives up on a `fatal`).
+ */
+async function snapshotOnly(modules, sources, timings, mark, at, begun) {
+  const taker = await startPyodide(config, modules, { makeSnapshot: true, timings });
+  at = mark('start', at);
+  installPythonSources(taker, sources);
+  taker.FS.mkdirTree(WORKSPACE);
+  taker.FS.chdir(WORKSPACE);
+  taker.pyimport('pyodide_host');
+  at = mark('host', at);
+  const snapshot = takeSnapshot(taker);
+  if (!snapshot) {
+    post({ kind: 'fatal', message: 'no memory snapshot could be taken' });
+    return;
+  }
+  mark('snapshot', at);
+  mark('total', begun);
+  post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
 }
 
 // ---- cells ---------------------------------------------------------------------------------

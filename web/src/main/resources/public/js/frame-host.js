@@ -81,15 +81,16 @@ export function connect(frame, receive, keepSnapshot = false) {
 }
 
 /**
- * The URLs of `urls` the app may fetch for the frame: GETs of `origin` under /pyodide/, with no
- * query and no credentials in the URL. Anything else (another origin, our API) is left out.
+ * The URLs of `urls` the app may fetch for the frame: GETs of `origin` under /pyodide/ (the core)
+ * or /local/<runtime hash>/ (our Python sources), with no query and no credentials in the URL.
+ * Anything else (another origin, our API, the wheelhouse) is left out.
  */
 export function wantedAssets(urls, origin) {
   return (Array.isArray(urls) ? urls : []).filter((url) => {
     try {
       const u = new URL(url);
-      return u.origin === origin && u.pathname.startsWith('/pyodide/') && u.search === '' && u.username === ''
-        && u.password === '';
+      return u.origin === origin && (u.pathname.startsWith('/pyodide/') || /^\/local\/[0-9a-f]{16}\//.test(u.pathname))
+        && u.search === '' && u.username === '' && u.password === '';
     } catch {
       return false;
     }
@@ -100,17 +101,23 @@ export function wantedAssets(urls, origin) {
  * Fetches the wanted files from our own HTTP cache (an opaque-origin frame's own fetches are never
  * cached) without credentials, and answers with one `assets` message whose buffers are
  * transferred; files that fail are left out, and the frame fetches those itself. With
- * `snapshotKey`, the snapshot kept under it (if any) goes along as `snapshot`.
+ * `snapshotKey`, the snapshot kept under it (if any) goes along as `snapshot`. `took` says how
+ * long the files and the snapshot took here, in ms (for the figures).
  */
 function answerAssets(frame, urls, snapshotKey) {
-  const snapshot = snapshotKey ? loadSnapshot(snapshotKey) : Promise.resolve(null);
+  const begun = performance.now();
+  const took = {};
+  const timed = (name, promise) => promise.finally(() => {
+    took[name] = Math.round(performance.now() - begun);
+  });
+  const snapshot = timed('snapshot', snapshotKey ? loadSnapshot(snapshotKey) : Promise.resolve(null));
   const fetched = wantedAssets(urls, location.origin).map((url) => fetch(url, { credentials: 'omit', redirect: 'error' })
     .then((response) => (response.ok ? response.arrayBuffer() : null))
     .then((bytes) => (bytes ? { url, bytes } : null), () => null));
-  Promise.all([Promise.all(fetched), snapshot]).then(([got, kept]) => {
+  Promise.all([timed('files', Promise.all(fetched)), snapshot]).then(([got, kept]) => {
     const files = got.filter((file) => file);
-    // snapshots: we keep one (without this the frame never takes one: a start costs a restore more)
-    const message = { type: 'assets', files, snapshots: snapshotKey !== null, ...(kept ? { snapshot: kept } : {}) };
+    // snapshots: we keep one (without this the frame never takes one)
+    const message = { type: 'assets', files, snapshots: snapshotKey !== null, took, ...(kept ? { snapshot: kept } : {}) };
     frame.contentWindow?.postMessage(message, '*', [...files.map((file) => file.bytes), ...(kept ? [kept] : [])]);
   });
 }

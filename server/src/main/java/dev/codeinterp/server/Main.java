@@ -88,7 +88,8 @@ public final class Main implements AutoCloseable {
     }
 
     public Main start(Settings settings) {
-        var adopted = sessions.start(settings.reapInterval());
+        // without an engine there is nothing to adopt: each try would only wait out a connect timeout
+        var adopted = sessions.start(settings.reapInterval(), engineAvailable);
         if (engineAvailable) {
             backend.reapOrphans(adopted); // after adoption: what no session took over is garbage
         }

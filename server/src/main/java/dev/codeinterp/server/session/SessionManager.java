@@ -83,10 +83,11 @@ public final class SessionManager implements AutoCloseable {
      * unfinished in sessions it could not adopt as interrupted, removes workspaces no open session
      * owns (a previous process's pool, sessions closed while it was down), and starts the idle
      * reaper. Returns the containers adopted: every other one of the previous process is garbage.
+     * With {@code adoptSandboxes} false (no engine answers) nothing is adopted.
      */
-    public java.util.Set<String> start(Duration reapInterval) {
-        SessionAdoption adoption = new SessionAdoption(sessions, executions, pool, workspaces);
-        Map<String, SessionAdoption.Adopted> adopted = adoption.adoptAll();
+    public java.util.Set<String> start(Duration reapInterval, boolean adoptSandboxes) {
+        Map<String, SessionAdoption.Adopted> adopted = adoptSandboxes
+                ? new SessionAdoption(sessions, executions, pool, workspaces).adoptAll() : Map.of();
         adopted.forEach((id, a) -> live.put(id, adopt(a)));
         CrashRecovery.interruptUnfinished(executions, eventLog, adopted.keySet());
         int removed = workspaces.retainOnly(sessions.openWorkspaces());

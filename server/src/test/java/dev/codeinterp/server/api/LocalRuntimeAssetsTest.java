@@ -138,7 +138,7 @@ class LocalRuntimeAssetsTest {
     @ValueSource(strings = {"cells.js=text/javascript", "workspace.js=text/javascript", "runtime.js=text/javascript",
         "worker.mjs=text/javascript", "boot.mjs=text/javascript", "packages.mjs=text/javascript",
         "workspace-fs.mjs=text/javascript", "workspace-names.mjs=text/javascript", "errors.mjs=text/javascript",
-        "pyodide_host.py=text/x-python", "python-files.json=application/json",
+        "pyodide_host.py=text/x-python", "python-sources.json=application/json",
         "codeinterp_runner/__init__.py=text/x-python", "codeinterp_runner/cells.py=text/x-python"})
     void the_runtime_files_live_under_their_content_hash(String fileAndType) throws IOException {
         String[] parts = fileAndType.split("=");
@@ -162,10 +162,16 @@ class LocalRuntimeAssetsTest {
             byte[] body = served.headers().firstValue("Content-Encoding").isPresent() ? gunzip(served.body()) : served.body();
             assertThat(body).as(module).isEqualTo(Files.readAllBytes(RUNNER_PACKAGE.resolve(module)));
         }
-        // The worker installs exactly these: the host module and every module of the package.
+        // The worker installs exactly these, from one file: the host module and every module of the package, as they are.
         List<String> expected = new ArrayList<>(List.of("pyodide_host.py"));
         modules.forEach(m -> expected.add("codeinterp_runner/" + m));
-        assertThat(Json.parse(app.get(runtimePath + "python-files.json", null).body())).isEqualTo(expected);
+        List<?> sources = (List<?>) Json.parse(app.get(runtimePath + "python-sources.json", null).body());
+        assertThat(sources.stream().map(pair -> ((List<?>) pair).get(0)).toList()).isEqualTo(expected);
+        for (Object pair : sources.subList(1, sources.size())) {
+            String path = (String) ((List<?>) pair).get(0);
+            assertThat(((String) ((List<?>) pair).get(1)).getBytes(StandardCharsets.UTF_8)).as(path)
+                    .isEqualTo(Files.readAllBytes(RUNNER_PACKAGE.resolve(path.substring("codeinterp_runner/".length()))));
+        }
     }
 
     @ParameterizedTest
