@@ -4,7 +4,7 @@ import js from '@eslint/js';
 
 const browser = Object.fromEntries(['window', 'document', 'location', 'navigator', 'indexedDB', 'IDBKeyRange',
   'XMLHttpRequest', 'URL', 'Blob', 'fetch', 'setTimeout', 'clearTimeout', 'atob', 'TextDecoder', 'URLSearchParams',
-  'ResizeObserver', 'IntersectionObserver', 'File', 'MessageChannel'].map((name) => [name, 'readonly']));
+  'ResizeObserver', 'IntersectionObserver', 'File', 'MessageChannel', 'performance'].map((name) => [name, 'readonly']));
 
 export default [
   {
