@@ -274,7 +274,8 @@ class McpEndpointTest {
 
         McpHttp.Answer huge = MCP_exchange(mcp, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\"params\":{\"name\":\"run_code\","
                 + "\"arguments\":{\"code\":\"" + "x".repeat(3 << 20) + "\"}}}");
-        assertThat(huge.status()).isEqualTo(413);
+        assertThat(huge == null ? "connection cut before the answer" : "status " + huge.status())
+                .isIn("status 413", "connection cut before the answer");
 
         McpHttp.Answer notJsonRpc = mcp.send("[1, 2, 3]");
         assertThat(notJsonRpc.status()).isBetween(400, 499);
@@ -289,8 +290,21 @@ class McpEndpointTest {
         assertThat(text(mcp.result("run_code", Map.of("code", "print('alive')")))).contains("alive");
     }
 
+    /**
+     * A body the server refuses from its Content-Length alone: it answers 413 and closes without
+     * reading it, so a client still writing may see its connection cut before the answer (the JDK
+     * client's Expect: 100-continue would avoid that, but hangs on a final answer instead of 100).
+     * Either way the body is refused unread; null says the connection was cut.
+     */
     private static McpHttp.Answer MCP_exchange(McpHttp mcp, String body) {
         HttpRequest request = mcp.base().POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        return McpHttp.exchange(request);
+        try {
+            return McpHttp.exchange(request);
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof java.io.IOException) {
+                return null; // cut while sending: refused unread
+            }
+            throw e;
+        }
     }
 }
