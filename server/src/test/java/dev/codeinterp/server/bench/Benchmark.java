@@ -3,6 +3,9 @@ package dev.codeinterp.server.bench;
 import com.github.dockerjava.api.model.Statistics;
 import com.github.dockerjava.core.InvocationBuilder;
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
+import dev.codeinterp.model.runner.RunnerMessage;
+import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.files.Workspace;
@@ -17,6 +20,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,14 +30,22 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Benchmark {
 
+    /**
+     * With the argument {@code runtimes}, only the per-runtime figures. {@code BENCH_RUNTIMES} names the
+     * engine's runtimes to compare (default {@code runc,runsc}); any runtime registered in daemon.json
+     * will do, e.g. an older runsc registered beside the current one.
+     */
     public static void main(String[] args) throws Exception {
-        try (TestApp app = TestApp.start("runc", Map.of("POOL_SIZE", "2"))) {
-            poolAcquire(app);
-            webSocketRoundTrip(app);
-            idleMemory(app);
+        if (args.length == 0 || !args[0].equals("runtimes")) {
+            try (TestApp app = TestApp.start("runc", Map.of("POOL_SIZE", "2"))) {
+                poolAcquire(app);
+                webSocketRoundTrip(app);
+                idleMemory(app);
+            }
         }
-        coldStart("runc");
-        coldStart("runsc");
+        for (String runtime : System.getenv().getOrDefault("BENCH_RUNTIMES", "runc,runsc").split(",")) {
+            coldStartAndRoundTrip(runtime.strip());
+        }
         System.exit(0);
     }
 
@@ -120,7 +133,7 @@ public final class Benchmark {
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 
-    private static void coldStart(String runtime) {
+    private static void coldStartAndRoundTrip(String runtime) throws InterruptedException {
         String image = System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest");
         SandboxSpec spec = new SandboxSpec(image, runtime, 512L << 20, 1.0, 256, 1L << 30, 256L << 20, 1L << 30);
         Workspaces workspaces;
@@ -138,9 +151,35 @@ public final class Benchmark {
                 ms.add((System.nanoTime() - t0) / 1e6);
                 s.close();
             }
-            workspaces.destroy(workspace);
             print("cold sandbox start to runner ready, " + runtime + " (n=10)", ms, 50, 95);
+            try (Sandbox s = backend.start(workspace)) {
+                print("runner round trip of 1+1, execute → finished, warm sandbox, " + runtime + " (n=200)", roundTrips(s, 220), 50, 95);
+            }
+            workspaces.destroy(workspace);
         }
+    }
+
+    /** Round trips of {@code 1+1} straight over the sandbox's stdin/stdout; the first 20 are left out as warm-up. */
+    private static List<Double> roundTrips(Sandbox sandbox, int count) throws InterruptedException {
+        BlockingQueue<Boolean> finished = new LinkedBlockingQueue<>();
+        sandbox.onOutput(output -> output.messages().forEach(m -> {
+            if (m instanceof RunnerMessage.CellEvent e && e.event() instanceof Event.Finished) {
+                finished.add(true);
+            }
+        }), () -> finished.add(false));
+        List<Double> ms = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long t0 = System.nanoTime();
+            sandbox.send(WireCodec.encodeRunnerExecute("bench-" + i, "1+1", Language.PYTHON, 1 << 20));
+            Boolean ok = finished.poll(10, TimeUnit.SECONDS);
+            if (!Boolean.TRUE.equals(ok)) {
+                throw new IllegalStateException("the sandbox did not finish 1+1: " + sandbox.diagnose());
+            }
+            if (i >= 20) {
+                ms.add((System.nanoTime() - t0) / 1e6);
+            }
+        }
+        return ms;
     }
 
     private static void print(String what, List<Double> values, int... percentiles) {
