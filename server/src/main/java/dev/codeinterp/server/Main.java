@@ -20,6 +20,7 @@ import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.CellActivity;
 import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
@@ -71,7 +72,9 @@ public final class Main implements AutoCloseable {
                 cellLimits, settings.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
-                new DownloadLinks(), metrics, new InstallStep(packages), cells);
+                new DownloadLinks(), metrics, new InstallStep(packages), cells,
+                new SuspendPolicy(settings.dataDir().resolve("suspended"), settings.suspend().after(), settings.suspend().keptFor(),
+                        settings.suspend().diskBytes()));
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
         this.assistant = new Assistant(assistantSettings, cellLimits);

@@ -9,7 +9,7 @@ import java.util.Map;
  * the server. Every execution ends with exactly one {@link Finished}.
  */
 public sealed interface Event permits Event.Queued, Event.Started, Event.Stream, Event.DisplayData,
-        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Finished,
+        Event.ExecuteResult, Event.Error, Event.Truncated, Event.Artifact, Event.Restarted, Event.Resumed, Event.Finished,
         Event.Prompt, Event.AssistantText, Event.ToolCall, Event.ToolResult, Event.AssistantDone,
         Event.UpdateDisplayData, Event.ClearOutput,
         Event.InputRequest, Event.Install {
@@ -76,6 +76,14 @@ public sealed interface Event permits Event.Queued, Event.Started, Event.Stream,
     /** The interpreter was replaced by a fresh one; state is gone. */
     record Restarted(String reason) implements Event {
         public EventType type() { return EventType.RESTARTED; }
+    }
+
+    /**
+     * A suspended session came back: its interpreter was restored from disk in {@code durationMs},
+     * variables included. (When they could not be kept, a {@link Restarted} says so instead.)
+     */
+    record Resumed(long durationMs) implements Event {
+        public EventType type() { return EventType.RESUMED; }
     }
 
     /** Replaces, in place, the output shown earlier (by this cell or an earlier one) with {@code displayId}. */

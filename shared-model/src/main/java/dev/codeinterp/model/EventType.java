@@ -11,6 +11,7 @@ public enum EventType implements WireName {
     TRUNCATED("truncated"),
     ARTIFACT("artifact"),
     RESTARTED("restarted"),
+    RESUMED("resumed"),
     FINISHED("finished"),
     PROMPT("prompt"),
     ASSISTANT_TEXT("assistant_text"),

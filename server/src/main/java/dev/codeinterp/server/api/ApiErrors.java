@@ -10,6 +10,8 @@ import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.session.CellRefusedException;
 import dev.codeinterp.server.session.HistoryUnavailableException;
 import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.CheckpointUnavailableException;
+import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.config.RoutesConfig;
@@ -36,6 +38,8 @@ final class ApiErrors {
         routes.exception(PackageRefusedException.class, (e, ctx) -> respond(ctx, 400, e.getMessage()));
         routes.exception(SessionNotFoundException.class, (e, ctx) -> respond(ctx, 404, "no such session"));
         routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
+        routes.exception(SessionBusyException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
+        routes.exception(CheckpointUnavailableException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {
             case NOT_FOUND -> 404;
             case TOO_LARGE -> 413;

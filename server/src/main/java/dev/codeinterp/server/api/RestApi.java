@@ -87,6 +87,16 @@ final class RestApi {
         ctx.status(202);
     }
 
+    /** {@code GET /api/v1/sessions/{id}}: running or suspended; asking does not resume it. */
+    void describeSession(Context ctx) {
+        json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
+    }
+
+    void suspend(Context ctx) {
+        sessions.suspend(authorised(ctx));
+        json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
+    }
+
     void closeSession(Context ctx) {
         sessions.close(authorised(ctx));
         ctx.status(204);
@@ -98,11 +108,16 @@ final class RestApi {
 
     /** The session of the path's id, if the request's bearer token is its token. */
     static Session authorised(SessionManager sessions, Context ctx) {
+        return sessions.open(ctx.pathParam("id"), bearer(ctx));
+    }
+
+    /** The request's bearer token; without one, no session is found. */
+    private static String bearer(Context ctx) {
         String header = ctx.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new SessionNotFoundException();
         }
-        return sessions.open(ctx.pathParam("id"), header.substring(7).trim());
+        return header.substring(7).trim();
     }
 
     /** The request's cell, checked before anything runs: a bad one is a {@code CellRefusedException} (400). */

@@ -85,6 +85,8 @@ public final class WebServer implements AutoCloseable {
             routes.get("/api/v1/sessions/{id}/events", rest::history);
             routes.post("/api/v1/sessions/{id}/interrupt", rest::interrupt);
             routes.post("/api/v1/sessions/{id}/restart", rest::restart);
+            routes.get("/api/v1/sessions/{id}", rest::describeSession);
+            routes.post("/api/v1/sessions/{id}/suspend", rest::suspend);
             routes.delete("/api/v1/sessions/{id}", rest::closeSession);
             routes.get("/api/v1/sessions/{id}/files", workspaceFiles::list);
             routes.post("/api/v1/sessions/{id}/files", workspaceFiles::upload);

@@ -44,7 +44,8 @@ public record Settings(
         EmbedOrigins embedOrigins,
         Duration inputTimeout,
         PackageSettings packages,
-        DatabaseSettings database) {
+        DatabaseSettings database,
+        SuspendSettings suspend) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
 
@@ -145,6 +146,7 @@ public record Settings(
                 EmbedOrigins.parse(r.list("EMBED_ORIGINS")),
                 r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)),
                 PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()),
-                DatabaseSettings.read(r));
+                DatabaseSettings.read(r),
+                SuspendSettings.read(r));
     }
 }

@@ -64,6 +64,49 @@ public final class Workspaces {
         deleteTree(dir);
     }
 
+    /**
+     * Moves the workspace's files to {@code archive} on disk and gives its memory back (the tmpfs is
+     * unmounted): a suspended session holds no memory. The archive is written aside and renamed into
+     * place, so a full disk leaves no half-written one; on failure the workspace is untouched. A
+     * workspace that is a plain folder (no tmpfs) is already on disk and stays where it is: the answer
+     * is then false and no archive is written.
+     */
+    public boolean park(Workspace workspace, Path archive) {
+        Path dir = workspace.dir();
+        if (!isMountPoint(dir)) {
+            return false;
+        }
+        Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
+        try {
+            Files.createDirectories(archive.getParent());
+            // --numeric-owner: the sandbox's uid 1000 need not exist on the host; no -h: links stay links
+            if (!run("tar", "--numeric-owner", "-C", dir.toString(), "-cf", partial.toString(), ".")) {
+                throw new WorkspaceException(WorkspaceException.Reason.UNAVAILABLE, "could not save the workspace's files (disk full?)");
+            }
+            Files.move(partial, archive, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new WorkspaceException(WorkspaceException.Reason.UNAVAILABLE, "could not save the workspace's files: " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException ignored) {
+                // a leftover .partial is never read
+            }
+        }
+        destroy(workspace);
+        return true;
+    }
+
+    /** The workspace {@code id} mounted again with the files {@link #park} saved in {@code archive} (kept; the caller removes it). */
+    public Workspace unpark(String id, Path archive) {
+        Workspace workspace = open(id);
+        if (!run("tar", "--numeric-owner", "--same-owner", "--same-permissions", "-C", workspace.dir().toString(),
+                "-xf", archive.toString())) {
+            throw new WorkspaceException(WorkspaceException.Reason.UNAVAILABLE, "could not bring back the workspace's files");
+        }
+        return workspace;
+    }
+
     /** Removes every workspace not in {@code keep} (those of sessions that ended while we were down). */
     public int retainOnly(Set<String> keep) {
         int removed = 0;

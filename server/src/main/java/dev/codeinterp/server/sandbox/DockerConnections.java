@@ -3,6 +3,7 @@ package dev.codeinterp.server.sandbox;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.core.DefaultDockerClientConfig;
 import com.github.dockerjava.core.DockerClientImpl;
+import com.github.dockerjava.transport.DockerHttpClient;
 import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
 
 import java.io.IOException;
@@ -30,11 +31,13 @@ final class DockerConnections implements AutoCloseable {
     static final int STREAM_CONNECTIONS = 100_000;
 
     private final DockerClient control;
+    private final DockerHttpClient controlHttp;
     private final DockerClient streams;
     private final boolean onThisHost;
 
-    private DockerConnections(DockerClient control, DockerClient streams, boolean onThisHost) {
+    private DockerConnections(DockerClient control, DockerHttpClient controlHttp, DockerClient streams, boolean onThisHost) {
         this.control = control;
+        this.controlHttp = controlHttp;
         this.streams = streams;
         this.onThisHost = onThisHost;
     }
@@ -57,8 +60,9 @@ final class DockerConnections implements AutoCloseable {
                 .maxConnections(STREAM_CONNECTIONS)
                 .connectionTimeout(Duration.ofSeconds(5))
                 .build();
+        DockerHttpClient retrying = new StaleConnectionRetry(controlHttp, CONTROL_CONNECTIONS);
         return new DockerConnections(
-                DockerClientImpl.getInstance(config, new StaleConnectionRetry(controlHttp, CONTROL_CONNECTIONS)),
+                DockerClientImpl.getInstance(config, retrying), retrying,
                 DockerClientImpl.getInstance(config, streamHttp),
                 "unix".equals(config.getDockerHost().getScheme()));
     }
@@ -70,6 +74,11 @@ final class DockerConnections implements AutoCloseable {
 
     DockerClient control() {
         return control;
+    }
+
+    /** The control pool as raw HTTP, for the engine routes docker-java lacks ({@link EngineCheckpoints}). */
+    DockerHttpClient controlHttp() {
+        return controlHttp;
     }
 
     DockerClient streams() {

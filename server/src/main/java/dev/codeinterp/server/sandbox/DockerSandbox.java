@@ -62,6 +62,9 @@ final class DockerSandbox implements Sandbox {
     private long acknowledgementSent;
     private volatile ResultCallback.Adapter<Frame> stream;
     private volatile boolean detached;
+    /** A checkpoint that stops the container is being taken: the stream's end is expected, not a death. */
+    private volatile boolean checkpointing;
+    private volatile boolean endedWhileCheckpointing;
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
@@ -221,6 +224,10 @@ final class DockerSandbox implements Sandbox {
         if (!alive || detached) {
             return;
         }
+        if (checkpointing) {
+            endedWhileCheckpointing = true;
+            return;
+        }
         alive = false;
         ready.completeExceptionally(new SandboxException("the sandbox exited before it was ready: " + lastOutput()));
         exited.run();
@@ -294,6 +301,24 @@ final class DockerSandbox implements Sandbox {
             } catch (java.io.IOException | RuntimeException e) {
                 log.debug("closing the attach stream of {}", shortId(), e);
             }
+        }
+    }
+
+    /** Around a checkpoint that stops the container: while on, the stream's end is not reported as an exit. */
+    void checkpointing(boolean on) {
+        checkpointing = on;
+        if (!on && endedWhileCheckpointing) {
+            endedWhileCheckpointing = false;
+            ended();
+        }
+    }
+
+    /** Whether the engine says the container runs. */
+    boolean running() {
+        try {
+            return Boolean.TRUE.equals(docker.inspectContainerCmd(containerId).exec().getState().getRunning());
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

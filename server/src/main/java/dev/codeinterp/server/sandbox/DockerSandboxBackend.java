@@ -17,6 +17,11 @@ import com.github.dockerjava.api.model.Version;
 import com.github.dockerjava.api.model.Volume;
 import dev.codeinterp.server.files.Workspace;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +55,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
     private final Semaphore starts = new Semaphore(CONCURRENT_STARTS, true);
     private final ContainerReaper reaper;
     private final RuntimeVersion runtimeVersion;
+    private final EngineCheckpoints checkpoints;
+    private volatile Path engineRoot;
     private volatile EngineInfo lastInfo;
     private volatile long lastInfoAt;
 
@@ -60,6 +67,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         this.deploymentId = deploymentId;
         this.reaper = new ContainerReaper(docker, deploymentId, instanceId);
         this.runtimeVersion = new RuntimeVersion(connections.onThisHost());
+        this.checkpoints = new EngineCheckpoints(connections.controlHttp());
     }
 
     /** Connects to the engine named by DOCKER_HOST (default: the local socket). */
@@ -82,6 +90,15 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     @Override
     public Sandbox start(Workspace workspace) {
+        acquireStartSlot();
+        try {
+            return startGated(workspace);
+        } finally {
+            starts.release();
+        }
+    }
+
+    private void acquireStartSlot() {
         try {
             if (!starts.tryAcquire(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new SandboxException("the engine is busy starting other sandboxes; try again");
@@ -90,17 +107,24 @@ public final class DockerSandboxBackend implements SandboxBackend {
             Thread.currentThread().interrupt();
             throw new SandboxException("interrupted while waiting to start a sandbox", e);
         }
-        try {
-            return startGated(workspace);
-        } finally {
-            starts.release();
-        }
     }
 
     private Sandbox startGated(Workspace workspace) {
-        String containerId;
+        DockerSandbox sandbox = newSandbox(createContainer(workspace), spec.runtime(), workspace);
         try {
-            containerId = docker.createContainerCmd(spec.image())
+            sandbox.attach();
+            docker.startContainerCmd(sandbox.id()).exec();
+            sandbox.ready().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return sandbox;
+        } catch (Exception e) {
+            throw failed(sandbox, "the sandbox did not start", e);
+        }
+    }
+
+    /** A hardened container on {@code workspace}, created (not started); the same for a fresh start and a restore. */
+    private String createContainer(Workspace workspace) {
+        try {
+            return docker.createContainerCmd(spec.image())
                     .withLabels(Map.of(LABEL_MANAGED, "true", LABEL_DEPLOYMENT, deploymentId, LABEL_INSTANCE, instanceId))
                     .withCmd(SandboxSpec.COMMAND)
                     .withEnv(SandboxSpec.ENVIRONMENT)
@@ -123,24 +147,27 @@ public final class DockerSandboxBackend implements SandboxBackend {
         } catch (RuntimeException e) {
             throw new SandboxException("could not create a sandbox: " + e.getMessage(), e);
         }
+    }
+
+    private DockerSandbox newSandbox(String containerId, String runtime, Workspace workspace) {
         reaper.opened(containerId);
-        DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, spec.runtime(), workspace,
-                reaper::closed, reaper::kept);
-        try {
-            sandbox.attach();
-            docker.startContainerCmd(containerId).exec();
-            sandbox.ready().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return sandbox;
-        } catch (InterruptedException e) {
+        return new DockerSandbox(docker, connections.streams(), containerId, runtime, workspace, reaper::closed, reaper::kept);
+    }
+
+    /**
+     * The one way a sandbox that failed to come up is let go: diagnosed (its last words), removed, and
+     * {@code what} said with the cause. Keeps the thread's interrupt.
+     */
+    private static SandboxException failed(DockerSandbox sandbox, String what, Exception e) {
+        if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
-            sandbox.close();
-            throw new SandboxException("interrupted while starting a sandbox", e);
-        } catch (Exception e) {
-            SandboxExit exit = sandbox.diagnose();
-            sandbox.close();
-            throw new SandboxException("the sandbox did not start: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage())
-                    + (exit.lastOutput().isEmpty() ? "" : " — last output: " + exit.lastOutput()), e);
         }
+        SandboxExit exit = sandbox.diagnose();
+        sandbox.close();
+        Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        String why = cause instanceof java.util.concurrent.TimeoutException ? "no answer within " + READY_TIMEOUT.toSeconds() + " s"
+                : cause instanceof InterruptedException ? "interrupted" : cause.getMessage();
+        return new SandboxException(what + ": " + why + (exit.lastOutput().isEmpty() ? "" : " — last output: " + exit.lastOutput()), e);
     }
 
     HostConfig hostConfig(Workspace workspace) {
@@ -204,19 +231,137 @@ public final class DockerSandboxBackend implements SandboxBackend {
         }
         String runtime = container.getHostConfig() == null || container.getHostConfig().getRuntime() == null
                 ? spec.runtime() : container.getHostConfig().getRuntime();
-        reaper.opened(containerId);
-        DockerSandbox sandbox = new DockerSandbox(docker, connections.streams(), containerId, runtime, workspace,
-                reaper::closed, reaper::kept);
+        DockerSandbox sandbox = newSandbox(containerId, runtime, workspace);
         try {
             sandbox.adopt(linesStored);
             return sandbox;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            sandbox.close();
-            throw new SandboxException("interrupted while adopting a sandbox", e);
+        } catch (Exception e) {
+            throw failed(sandbox, "could not attach to its sandbox", e);
+        }
+    }
+
+    /**
+     * runsc only: runc would need a working CRIU (Debian's fails {@code criu check} on these kernels),
+     * the engine must run in experimental mode, and on this host, since checkpoints are files we move.
+     */
+    @Override
+    public CheckpointSupport checkpoints() {
+        if (!"runsc".equals(spec.runtime())) {
+            return CheckpointSupport.no("the " + spec.runtime() + " runtime cannot checkpoint sandboxes here (only gVisor's runsc can)");
+        }
+        if (!connections.onThisHost()) {
+            return CheckpointSupport.no("the Docker engine is on another host, and checkpoints are files this server moves");
+        }
+        try {
+            if (!Boolean.TRUE.equals(docker.infoCmd().exec().getExperimentalBuild())) {
+                return CheckpointSupport.no("the Docker engine does not run in experimental mode, which checkpoints need "
+                        + "(scripts/setup-host.sh sets it)");
+            }
         } catch (RuntimeException e) {
-            sandbox.close();
-            throw e;
+            return CheckpointSupport.no("no Docker engine answers: " + e.getMessage());
+        }
+        return CheckpointSupport.yes();
+    }
+
+    @Override
+    public Checkpoint suspend(Sandbox sandbox, Path parent) {
+        DockerSandbox mine = (DockerSandbox) sandbox;
+        String name = "ck-" + UUID.randomUUID().toString().replace("-", ""); // containerd refuses a name it already holds
+        Path dir = parent.resolve(name);
+        mine.checkpointing(true);
+        try {
+            Files.createDirectories(parent);
+            checkpoints.create(mine.id(), name, parent, true);
+        } catch (IOException | RuntimeException e) {
+            deleteQuietly(dir);
+            boolean stillRuns = mine.running();
+            mine.checkpointing(false);
+            if (!stillRuns) {
+                mine.close();
+            }
+            throw e instanceof SandboxException se ? se : new SandboxException("could not write a checkpoint: " + e.getMessage(), e);
+        }
+        mine.close(); // stopped by the checkpoint; what it was is in dir now
+        return new Checkpoint(dir, sizeOf(dir));
+    }
+
+    @Override
+    public Sandbox restore(Checkpoint checkpoint, Workspace workspace, long linesStored) {
+        if (!Files.isDirectory(checkpoint.dir())) {
+            throw new SandboxException("its checkpoint is missing");
+        }
+        acquireStartSlot();
+        try {
+            DockerSandbox sandbox = newSandbox(createContainer(workspace), spec.runtime(), workspace);
+            try {
+                linkTree(checkpoint.dir(), engineRoot().resolve("containers").resolve(sandbox.id()).resolve("checkpoints")
+                        .resolve(checkpoint.name()));
+                sandbox.adopt(linesStored);
+                checkpoints.startFrom(sandbox.id(), checkpoint.name());
+                return sandbox;
+            } catch (Exception e) {
+                throw failed(sandbox, "could not restore its checkpoint", e);
+            }
+        } finally {
+            starts.release();
+        }
+    }
+
+    /** The engine's data directory (its containers' checkpoints live under it), asked once. */
+    private Path engineRoot() {
+        Path root = engineRoot;
+        if (root == null) {
+            String dir = docker.infoCmd().exec().getDockerRootDir();
+            root = Path.of(dir == null ? "/var/lib/docker" : dir);
+            engineRoot = root;
+        }
+        return root;
+    }
+
+    /** Hard links where the file systems allow (a restore costs no copy), copies where not. */
+    private static void linkTree(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (var files = Files.list(from)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(f.getFileName().toString());
+                if (Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
+                    linkTree(f, target);
+                } else {
+                    try {
+                        Files.createLink(target, f);
+                    } catch (IOException | UnsupportedOperationException e) {
+                        Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
+                    }
+                }
+            }
+        }
+    }
+
+    static long sizeOf(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            return walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return 0;
+        }
+    }
+
+    static void deleteQuietly(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException ignored) {
+                    // best effort: a leftover is found by the next sweep
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException ignored) {
+            // nothing there
         }
     }
 

@@ -21,6 +21,23 @@ public interface SandboxBackend extends AutoCloseable {
      */
     Sandbox adopt(String containerId, Workspace workspace, long linesStored) throws SandboxException;
 
+    /** Whether {@link #suspend} and {@link #restore} work here, and if not, why. */
+    CheckpointSupport checkpoints();
+
+    /**
+     * Writes {@code sandbox}'s interpreter (memory, processes) to a new directory under {@code parent}
+     * and removes the sandbox. The sandbox must be idle. When this fails, the sandbox is left as it
+     * was if it still runs (it is then still the caller's), or closed if the attempt stopped it.
+     */
+    Checkpoint suspend(Sandbox sandbox, java.nio.file.Path parent) throws SandboxException;
+
+    /**
+     * A new sandbox on {@code workspace} whose interpreter is the one {@code checkpoint} holds, with
+     * the runner asked for every line after the first {@code linesStored}. {@code checkpoint} itself
+     * is left as it was (it may be restored again).
+     */
+    Sandbox restore(Checkpoint checkpoint, Workspace workspace, long linesStored) throws SandboxException;
+
     /** Removes every sandbox a previous process of this server left behind (found by label) but {@code adopted}. */
     int reapOrphans(java.util.Set<String> adopted);
 

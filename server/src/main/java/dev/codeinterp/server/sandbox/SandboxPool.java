@@ -123,6 +123,24 @@ public final class SandboxPool implements AutoCloseable {
         return backend.adopt(containerId, workspace, linesStored);
     }
 
+    /** {@link SandboxBackend#checkpoints}. */
+    public CheckpointSupport checkpoints() {
+        return backend.checkpoints();
+    }
+
+    /** A session's idle sandbox written to disk and removed ({@link SandboxBackend#suspend}). */
+    public Checkpoint suspend(Sandbox sandbox, java.nio.file.Path parent) {
+        return backend.suspend(sandbox, parent);
+    }
+
+    /** A session's interpreter brought back from disk ({@link SandboxBackend#restore}); counts as a start. */
+    public Sandbox restore(Checkpoint checkpoint, Workspace workspace, long linesStored) {
+        if (closed) {
+            throw new SandboxException("the server is shutting down");
+        }
+        return backend.restore(checkpoint, workspace, linesStored);
+    }
+
     private Sandbox startFresh() {
         Workspace workspace = workspaces.create();
         try {

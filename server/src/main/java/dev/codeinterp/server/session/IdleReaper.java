@@ -12,8 +12,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Closes sessions nobody used for longer than the idle TTL, on a timer. A session with a cell
- * waiting or running is never idle, however long the cell takes.
+ * Hands sessions nobody used for longer than {@code ttl} to what becomes of idle ones (suspended
+ * where variables can be kept, closed elsewhere), on a timer, and runs {@code housekeeping} on the
+ * same beat. A session with a cell waiting or running is never idle, however long the cell takes.
  */
 final class IdleReaper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdleReaper.class);
@@ -21,16 +22,18 @@ final class IdleReaper implements AutoCloseable {
     private final Duration ttl;
     private final Supplier<Collection<Session>> live;
     private final Consumer<Session> close;
+    private final Runnable housekeeping;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "session-reaper");
         t.setDaemon(true);
         return t;
     });
 
-    IdleReaper(Duration ttl, Supplier<Collection<Session>> live, Consumer<Session> close) {
+    IdleReaper(Duration ttl, Supplier<Collection<Session>> live, Consumer<Session> idle, Runnable housekeeping) {
         this.ttl = ttl;
         this.live = live;
-        this.close = close;
+        this.close = idle;
+        this.housekeeping = housekeeping;
     }
 
     /** Looks for idle sessions every {@code interval} (at least every 100 ms). */
@@ -43,13 +46,18 @@ final class IdleReaper implements AutoCloseable {
         long cutoff = System.currentTimeMillis() - ttl.toMillis();
         for (Session s : live.get()) {
             if (!s.busy() && s.lastActivity() < cutoff) {
-                log.info("closing session {} after {} idle", s.id(), ttl);
+                log.info("session {} idle for {}", s.id(), ttl);
                 try {
                     close.accept(s);
                 } catch (RuntimeException e) {
-                    log.warn("could not close idle session {}", s.id(), e);
+                    log.warn("idle session {}: {}", s.id(), e.getMessage(), e);
                 }
             }
+        }
+        try {
+            housekeeping.run();
+        } catch (RuntimeException e) {
+            log.warn("idle housekeeping failed: {}", e.getMessage());
         }
     }
 

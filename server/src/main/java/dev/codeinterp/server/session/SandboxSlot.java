@@ -68,6 +68,13 @@ final class SandboxSlot {
         }
     }
 
+    /** The sandbox held (or null), no longer held: its new owner suspends or removes it. */
+    Sandbox release() {
+        Sandbox s = sandbox;
+        sandbox = null;
+        return s;
+    }
+
     /** Lets go of the sandbox held, if any, and leaves it running for the next server process. */
     void detach() {
         Sandbox s = sandbox;

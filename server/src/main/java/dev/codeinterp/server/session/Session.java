@@ -50,6 +50,8 @@ public final class Session {
     private final InstallStep installs;
     private final CellInstallRequest cellInstalls;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
+    /** Held while a cell is accepted and while the worker decides to suspend: no cell slips in behind a suspension. */
+    private final Object admitting = new Object();
     private final Thread worker;
     private volatile boolean busy;
     private volatile boolean closed;
@@ -133,6 +135,11 @@ public final class Session {
         lostInterpreter = why;
     }
 
+    /** The session came back from disk with its interpreter, in {@code ms}: its stream says so. */
+    void resumed(long ms) {
+        events.emit(NO_EXECUTION, new Event.Resumed(ms));
+    }
+
     // ---- what callers may do ---------------------------------------------------------------
 
     /** The session's files; null only before a new session's first sandbox. */
@@ -146,15 +153,17 @@ public final class Session {
      * {@code PackageRefusedException}) when the cell asks for a package it may not have.
      */
     public String submit(Cell cell) {
-        if (closed) {
-            throw new SessionClosedException();
-        }
         var request = installs.check(cell.language(), cell.packages());
-        String executionId = cells.accept(cell.code(), cell.language());
-        busy = true;
-        touch();
-        inbox.add(new Signal.Submit(executionId, cell, request));
-        return executionId;
+        synchronized (admitting) {
+            if (closed) {
+                throw new SessionClosedException();
+            }
+            String executionId = cells.accept(cell.code(), cell.language());
+            busy = true;
+            touch();
+            inbox.add(new Signal.Submit(executionId, cell, request));
+            return executionId;
+        }
     }
 
     /**
@@ -217,6 +226,24 @@ public final class Session {
 
     public void touch() {
         lastActivity = System.currentTimeMillis();
+    }
+
+    /**
+     * Once no cell waits or runs, hands the sandbox (null when none runs) and the workspace to
+     * {@code how}, which writes them to disk, and stops the worker: the session is then closed to
+     * callers. Fails with {@link SessionBusyException} when a cell waits or runs; when {@code how}
+     * fails, the session goes on as it was (or, if its sandbox did not survive, with a fresh one
+     * that says so).
+     */
+    @SuppressWarnings("unchecked")
+    <T> java.util.concurrent.CompletableFuture<T> suspend(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
+        java.util.concurrent.CompletableFuture<Object> done = new java.util.concurrent.CompletableFuture<>();
+        if (closed) {
+            done.completeExceptionally(new SessionClosedException());
+        } else {
+            inbox.add(new Signal.SuspendRequest((java.util.function.BiFunction<Sandbox, Workspace, Object>) how, done));
+        }
+        return (java.util.concurrent.CompletableFuture<T>) done;
     }
 
     /** Stops the worker, ends every unfinished cell as interrupted, and removes the sandbox. */
@@ -326,6 +353,7 @@ public final class Session {
                 slot.detach();
                 yield false;
             }
+            case SUSPEND -> !suspendNow((Signal.SuspendRequest) signal);
             case INPUT_REPLY -> {
                 if (cells.running() != null && cells.running().answered(System.nanoTime())) {
                     slot.send(WireCodec.encodeRunnerInputReply(((Signal.InputReply) signal).value()));
@@ -337,6 +365,33 @@ public final class Session {
                 yield true;
             }
         };
+    }
+
+    /** True when the session is suspended (the worker ends); false when a cell came first or writing it down failed. */
+    private boolean suspendNow(Signal.SuspendRequest request) {
+        synchronized (admitting) {
+            if (cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance)) {
+                request.done().completeExceptionally(new SessionBusyException());
+                return false;
+            }
+            closed = true;
+        }
+        Sandbox sandbox = slot.release();
+        try {
+            request.done().complete(request.how().apply(sandbox, slot.workspace()));
+            return true;
+        } catch (RuntimeException e) {
+            closed = false;
+            if (sandbox != null && sandbox.alive()) {
+                slot.adopt(sandbox);
+            } else if (sandbox != null) {
+                lostInterpreter = "suspending this session failed and its interpreter did not survive it (" + e.getMessage()
+                        + "): its variables are gone, its files are kept";
+                warmQuietly();
+            }
+            request.done().completeExceptionally(e);
+            return false;
+        }
     }
 
     private void startNext() {

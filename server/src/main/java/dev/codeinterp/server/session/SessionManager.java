@@ -53,6 +53,9 @@ public final class SessionManager implements AutoCloseable {
     private final CellActivity activity;
     private final IdleReaper reaper;
     private final InstallStep installs;
+    private final Suspensions suspensions;
+    /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
+    private final Map<String, java.util.concurrent.CompletableFuture<Void>> moving = new ConcurrentHashMap<>();
 
     /**
      * {@code links} says where the API serves workspace files, for the artifact events; {@code installs}
@@ -61,7 +64,7 @@ public final class SessionManager implements AutoCloseable {
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, CellLimits cellLimits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs,
-                          CellActivity activity) {
+                          CellActivity activity, SuspendPolicy suspend) {
         this.cellLimits = cellLimits;
         this.activity = activity;
         this.installs = installs;
@@ -75,7 +78,16 @@ public final class SessionManager implements AutoCloseable {
         this.eventLog = eventLog;
         this.limits = limits;
         this.runtime = runtime;
-        this.reaper = new IdleReaper(idleTtl, () -> live.values().stream().map(Live::session).toList(), this::close);
+        this.suspensions = new Suspensions(suspend.folder(), pool, workspaces, sessions, suspend.keptFor(), suspend.diskBudget());
+        // where variables can be kept, an idle session is suspended; elsewhere it is closed, as it always was
+        boolean keeps = suspensions.support().supported();
+        this.reaper = new IdleReaper(keeps ? suspend.after() : idleTtl, () -> live.values().stream().map(Live::session).toList(),
+                keeps ? this::suspendIdle : this::close, keeps ? () -> suspensions.evict(System.currentTimeMillis()) : () -> { });
+    }
+
+    /** Whether idle sessions keep their variables on disk here, and if not, why. */
+    public dev.codeinterp.server.sandbox.CheckpointSupport suspendSupport() {
+        return suspensions.support();
     }
 
     /**
@@ -90,6 +102,7 @@ public final class SessionManager implements AutoCloseable {
                 ? new SessionAdoption(sessions, executions, pool, workspaces).adoptAll() : Map.of();
         adopted.forEach((id, a) -> live.put(id, adopt(a)));
         CrashRecovery.interruptUnfinished(executions, eventLog, adopted.keySet());
+        suspensions.sweep();
         int removed = workspaces.retainOnly(sessions.openWorkspaces());
         if (removed > 0) {
             log.info("removed {} workspace(s) no open session owns", removed);
@@ -173,21 +186,146 @@ public final class SessionManager implements AutoCloseable {
 
     /** The session if the token matches; otherwise {@link SessionNotFoundException}, whatever the reason. */
     public Session open(String id, String token) {
-        Live running = live.get(id);
-        if (running != null && !running.session().closed()) {
-            if (!Tokens.matches(token, running.tokenHash())) {
+        for (int tries = 0; ; tries++) {
+            Live running = live.get(id);
+            if (running != null && !running.session().closed()) {
+                if (!Tokens.matches(token, running.tokenHash())) {
+                    throw new SessionNotFoundException();
+                }
+                running.session().touch();
+                return running.session();
+            }
+            java.util.concurrent.CompletableFuture<Void> move = moving.get(id);
+            if (move != null) {
+                awaitMove(move);
+                continue;
+            }
+            StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
+            if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
                 throw new SessionNotFoundException();
             }
-            running.session().touch();
-            return running.session();
+            java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+            if (moving.putIfAbsent(id, mine) != null) {
+                continue; // someone else brings it back: wait for them
+            }
+            try {
+                if (live.get(id) == null || live.get(id).session().closed()) {
+                    StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
+                    if (now.closedAt() != null) {
+                        throw new SessionNotFoundException();
+                    }
+                    live.put(id, now.suspended() ? resume(now) : revive(now));
+                }
+            } finally {
+                moving.remove(id, mine);
+                mine.complete(null);
+            }
+            if (tries > 3) {
+                throw new SessionNotFoundException();
+            }
         }
+    }
+
+    private static void awaitMove(java.util.concurrent.CompletableFuture<Void> move) {
+        try {
+            move.get(5, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the session was suspended or resumed", e);
+        } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the session's suspend or resume did not end", e);
+        }
+    }
+
+    /**
+     * What {@code GET /api/v1/sessions/{id}} says: running or suspended, created and last used.
+     * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
+     */
+    public dev.codeinterp.model.rest.SessionState describe(String id, String token) {
         StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
         if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
             throw new SessionNotFoundException();
         }
-        Session session = live.computeIfAbsent(id, k -> revive(stored)).session();
-        session.touch();
-        return session;
+        Live running = live.get(id);
+        if (running != null && !running.session().closed() || !stored.suspended()) {
+            long lastActive = running != null ? running.session().lastActivity() : stored.createdAt();
+            return new dev.codeinterp.model.rest.SessionState(id, stored.runtime(), dev.codeinterp.model.rest.SessionState.RUNNING,
+                    stored.createdAt(), lastActive);
+        }
+        return new dev.codeinterp.model.rest.SessionState(id, stored.runtime(), dev.codeinterp.model.rest.SessionState.SUSPENDED,
+                stored.createdAt(), stored.suspension().lastActiveAt());
+    }
+
+    /**
+     * Suspends the session now: its interpreter and files to disk, its container removed; the next
+     * use brings it back. {@link SessionBusyException} while a cell waits or runs; a
+     * {@link dev.codeinterp.server.sandbox.SandboxException} when this runtime cannot checkpoint or
+     * writing failed (the session then goes on as it was).
+     */
+    public void suspend(Session session) {
+        if (!suspensions.support().supported()) {
+            throw new CheckpointUnavailableException("this server cannot suspend sessions: " + suspensions.support().why());
+        }
+        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+        if (moving.putIfAbsent(session.id(), mine) != null) {
+            throw new SessionBusyException();
+        }
+        try {
+            Live entry = live.get(session.id());
+            if (entry == null || entry.session() != session) {
+                return; // already suspended or closed
+            }
+            long lastActive = session.lastActivity();
+            try {
+                session.suspend((sandbox, workspace) -> suspensions.park(session.id(), sandbox, workspace, lastActive))
+                        .get(5, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while suspending", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the session did not suspend within 5 minutes", e);
+            }
+            if (live.remove(session.id(), entry)) {
+                admission.release(entry.owner());
+            }
+            suspensions.evict(System.currentTimeMillis());
+        } finally {
+            moving.remove(session.id(), mine);
+            mine.complete(null);
+        }
+    }
+
+    /** The idle timer's way: a session that turns out busy, or fails to write, stays as it is. */
+    private void suspendIdle(Session session) {
+        try {
+            suspend(session);
+            log.info("suspended idle session {}", session.id());
+        } catch (SessionBusyException e) {
+            log.debug("session {} became busy; not suspended", session.id());
+        } catch (RuntimeException e) {
+            log.warn("could not suspend idle session {}: {}", session.id(), e.getMessage());
+        }
+    }
+
+    /** A suspended session brought back: its files, its interpreter from disk when kept, and a {@code resumed} event. */
+    private Live resume(StoredSession stored) {
+        long t0 = System.nanoTime();
+        Suspensions.Resumed back = suspensions.resume(stored);
+        Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), back.workspace(), null);
+        if (back.sandbox() != null) {
+            session.adopt(back.sandbox(), null, cellLimits.defaultTimeout(), List.of());
+        } else if (back.variablesLost() != null) {
+            session.interpreterLost(back.variablesLost());
+        }
+        session.start(false);
+        if (back.sandbox() != null) {
+            session.resumed((System.nanoTime() - t0) / 1_000_000);
+        }
+        String owner = stored.client() == null ? "unknown" : stored.client();
+        admission.count(owner);
+        return new Live(session, stored.tokenHash(), owner);
     }
 
     /** A session of an earlier process: its workspace (files kept unless the host rebooted) and a fresh interpreter. */
@@ -242,6 +380,7 @@ public final class SessionManager implements AutoCloseable {
         session.close();
         sessions.markClosed(session.id(), System.currentTimeMillis());
         destroyWorkspace(session);
+        suspensions.discard(session.id());
     }
 
     private void destroyWorkspace(Session session) {

@@ -10,7 +10,7 @@ import dev.codeinterp.server.sandbox.Sandbox;
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, CLOCK, INPUT_REPLY, INSTALL_READY }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, SUSPEND, CLOCK, INPUT_REPLY, INSTALL_READY }
 
     Kind kind();
 
@@ -57,6 +57,17 @@ sealed interface Signal {
     record DetachRequest() implements Signal {
         public Kind kind() {
             return Kind.DETACH;
+        }
+    }
+
+    /**
+     * Once no cell waits or runs: the worker hands its sandbox (or null) and workspace to {@code how},
+     * which writes them to disk, and ends; {@code done} gets what {@code how} answered, or why not.
+     */
+    record SuspendRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
+                          java.util.concurrent.CompletableFuture<Object> done) implements Signal {
+        public Kind kind() {
+            return Kind.SUSPEND;
         }
     }
 

@@ -53,6 +53,42 @@ public final class SessionRepository {
                 .fetch(SessionRepository::toSession));
     }
 
+    /**
+     * The session is suspended: its interpreter is the checkpoint {@code checkpoint} (or null: none
+     * kept), its container gone; it was last used at {@code lastActiveAt}.
+     */
+    public void markSuspended(String id, String checkpoint, long checkpointBytes, long lastActiveAt, long now) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.SUSPENDED_AT, now).set(SESSIONS.LAST_ACTIVE_AT, lastActiveAt)
+                .set(SESSIONS.CHECKPOINT, checkpoint).set(SESSIONS.CHECKPOINT_BYTES, checkpointBytes)
+                .set(SESSIONS.VARIABLES_LOST, (String) null).set(SESSIONS.SANDBOX, (String) null)
+                .where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    /**
+     * The session runs again, in {@code container} (restored: its runner counts its lines on from
+     * where it was, so the stored count stays), or in none yet (its variables were not kept).
+     */
+    public void markResumed(String id, String container) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.SUSPENDED_AT, (Long) null)
+                .set(SESSIONS.CHECKPOINT, (String) null).set(SESSIONS.CHECKPOINT_BYTES, 0L)
+                .set(SESSIONS.VARIABLES_LOST, (String) null).set(SESSIONS.SANDBOX, container)
+                .where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    /** The suspended session's variables are given up (too old, or over the disk budget); files and history stay. */
+    public void dropCheckpoint(String id, String why) {
+        db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.CHECKPOINT, (String) null).set(SESSIONS.CHECKPOINT_BYTES, 0L)
+                .set(SESSIONS.VARIABLES_LOST, why)
+                .where(SESSIONS.ID.eq(id)).and(SESSIONS.SUSPENDED_AT.isNotNull()).execute());
+    }
+
+    /** Open suspended sessions that keep a checkpoint, the longest suspended first: whose variables go first. */
+    public List<StoredSession> suspendedWithCheckpoint() {
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull())
+                .and(SESSIONS.CHECKPOINT.isNotNull()).orderBy(SESSIONS.SUSPENDED_AT, SESSIONS.ID)
+                .fetch(SessionRepository::toSession));
+    }
+
     /** Workspaces that belong to sessions still open: everything else under the workspaces folder is garbage. */
     public Set<String> openWorkspaces() {
         return db.read(ctx -> ctx.select(SESSIONS.WORKSPACE).from(SESSIONS)
@@ -63,6 +99,9 @@ public final class SessionRepository {
     private static StoredSession toSession(SessionsRecord r) {
         return new StoredSession(r.getId(), r.getTokenHash(), r.getRuntime(), Boolean.TRUE.equals(r.getOneShot()),
                 r.getCreatedAt(), r.getClosedAt(), r.getWorkspace(), r.getClient(), r.getSandbox(),
-                r.getSandboxLines() == null ? 0 : r.getSandboxLines());
+                r.getSandboxLines() == null ? 0 : r.getSandboxLines(),
+                r.getSuspendedAt() == null ? null : new StoredSession.Suspension(r.getSuspendedAt(),
+                        r.getLastActiveAt() == null ? r.getSuspendedAt() : r.getLastActiveAt(), r.getCheckpoint(),
+                        r.getCheckpointBytes() == null ? 0 : r.getCheckpointBytes(), r.getVariablesLost()));
     }
 }

@@ -3,14 +3,27 @@ package dev.codeinterp.server.store;
 /**
  * A session row. The token itself is never stored, only its SHA-256; {@code client} is who opened it
  * (quotas); {@code sandbox} the container its interpreter last ran in (or null), of whose runner
- * {@code sandboxLines} output lines are stored.
+ * {@code sandboxLines} output lines are stored; {@code suspension} when it is suspended.
  */
 public record StoredSession(String id, String tokenHash, String runtime, boolean oneShot, long createdAt,
-                            Long closedAt, String workspace, String client, String sandbox, long sandboxLines) {
+                            Long closedAt, String workspace, String client, String sandbox, long sandboxLines,
+                            Suspension suspension) {
+
+    /**
+     * Suspended at {@code at}, last used at {@code lastActiveAt}; its interpreter is the checkpoint
+     * {@code checkpoint} of {@code checkpointBytes}, or null when its variables were not kept
+     * ({@code variablesLost} then says why, if it had any).
+     */
+    public record Suspension(long at, long lastActiveAt, String checkpoint, long checkpointBytes, String variablesLost) {
+    }
 
     /** A new session's row: no sandbox recorded yet. */
     public StoredSession(String id, String tokenHash, String runtime, boolean oneShot, long createdAt,
                          Long closedAt, String workspace, String client) {
-        this(id, tokenHash, runtime, oneShot, createdAt, closedAt, workspace, client, null, 0);
+        this(id, tokenHash, runtime, oneShot, createdAt, closedAt, workspace, client, null, 0, null);
+    }
+
+    public boolean suspended() {
+        return suspension != null;
     }
 }

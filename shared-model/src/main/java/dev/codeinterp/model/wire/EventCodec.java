@@ -75,6 +75,9 @@ final class EventCodec {
             case RESTARTED:
                 out.put("reason", ((Event.Restarted) event).reason());
                 break;
+            case RESUMED:
+                out.put("duration_ms", ((Event.Resumed) event).durationMs());
+                break;
             case FINISHED: {
                 Event.Finished f = (Event.Finished) event;
                 out.put("status", f.status().wire());
@@ -168,6 +171,8 @@ final class EventCodec {
                         o.optString("url", ""));
             case RESTARTED:
                 return new Event.Restarted(o.optString("reason", ""));
+            case RESUMED:
+                return new Event.Resumed(o.optInteger("duration_ms", 0));
             case FINISHED:
                 return new Event.Finished(status(o.string("status")), o.optIntegerOrNull("execution_count"),
                         o.optIntegerOrNull("duration_ms"), o.optIntegerOrNull("cpu_ms"), o.optIntegerOrNull("peak_memory_kb"));

@@ -9,6 +9,7 @@ import dev.codeinterp.model.rest.EventHistory;
 import dev.codeinterp.model.rest.ExecuteRequest;
 import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.rest.SessionState;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -139,6 +140,22 @@ final class RestCodec {
     static SessionCreated decodeSessionCreated(String json) {
         JsonObject o = JsonObject.parse(json);
         return new SessionCreated(o.string("id"), o.string("token"), o.optString("runtime", ""));
+    }
+
+    static String encode(SessionState state) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", state.id());
+        m.put("runtime", state.runtime());
+        m.put("state", state.state());
+        m.put("created", state.created());
+        m.put("last_active", state.lastActive());
+        return Json.write(m);
+    }
+
+    static SessionState decodeSessionState(String json) {
+        JsonObject o = JsonObject.parse(json);
+        return new SessionState(o.string("id"), o.optString("runtime", ""), o.string("state"), o.optInteger("created", 0),
+                o.optInteger("last_active", 0));
     }
 
     static String encode(EventHistory history) {

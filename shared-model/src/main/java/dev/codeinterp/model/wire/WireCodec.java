@@ -17,6 +17,7 @@ import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.FileEntry;
 import dev.codeinterp.model.rest.FileList;
 import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.rest.SessionState;
 import dev.codeinterp.model.rest.UploadedFiles;
 import dev.codeinterp.model.runner.CellInput;
 import dev.codeinterp.model.runner.RunnerInstall;
@@ -149,6 +150,14 @@ public final class WireCodec {
 
     public static SessionCreated decodeSessionCreated(String json) {
         return RestCodec.decodeSessionCreated(json);
+    }
+
+    public static String encode(SessionState state) {
+        return RestCodec.encode(state);
+    }
+
+    public static SessionState decodeSessionState(String json) {
+        return RestCodec.decodeSessionState(json);
     }
 
     public static String encode(EventHistory history) {

@@ -1,0 +1,213 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.sandbox.Checkpoint;
+import dev.codeinterp.server.sandbox.CheckpointSupport;
+import dev.codeinterp.server.sandbox.Sandbox;
+import dev.codeinterp.server.sandbox.SandboxException;
+import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.server.store.StoredSession;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Where suspended sessions live: {@code <data>/suspended/<session id>/} holds the interpreter's
+ * checkpoint (a directory named after it) and {@code workspace.tar}, the files. The store says
+ * which checkpoint is the session's, and it says so only once both are whole on disk, so a
+ * half-written one (a full disk, a crash) is never restored. Suspended sessions' checkpoints are
+ * kept for a time and within a disk budget; past either, the longest suspended lose their variables
+ * first, and keep their files and history.
+ */
+final class Suspensions {
+    private static final Logger log = LoggerFactory.getLogger(Suspensions.class);
+    static final String ARCHIVE = "workspace.tar";
+
+    /** What a suspension wrote: the checkpoint's name and size, or null when there was no interpreter to keep. */
+    record Parked(String checkpoint, long bytes) {
+    }
+
+    /** A suspended session back: its workspace, its restored sandbox (or null) and, when null, why its variables are gone (or null). */
+    record Resumed(Workspace workspace, Sandbox sandbox, String variablesLost) {
+    }
+
+    private final Path root;
+    private final SandboxPool pool;
+    private final Workspaces workspaces;
+    private final SessionRepository sessions;
+    private final Duration keptFor;
+    private final long diskBudget;
+    private final CheckpointSupport support;
+
+    Suspensions(Path root, SandboxPool pool, Workspaces workspaces, SessionRepository sessions, Duration keptFor, long diskBudget) {
+        this.root = root.toAbsolutePath().normalize();
+        this.pool = pool;
+        this.workspaces = workspaces;
+        this.sessions = sessions;
+        this.keptFor = keptFor;
+        this.diskBudget = diskBudget;
+        this.support = pool.checkpoints();
+    }
+
+    CheckpointSupport support() {
+        return support;
+    }
+
+    /**
+     * Run by the session's worker once idle: the interpreter to a checkpoint, the files to an archive,
+     * then the store says suspended. A sandbox that cannot be checkpointed here is not suspended (the
+     * caller decides what an idle one becomes).
+     */
+    Parked park(String sessionId, Sandbox sandbox, Workspace workspace, long lastActiveAt) {
+        if (sandbox != null && !support.supported()) {
+            throw new SandboxException("sessions cannot be suspended here: " + support.why());
+        }
+        Path dir = root.resolve(sessionId);
+        Checkpoint checkpoint = null;
+        if (sandbox != null) {
+            checkpoint = pool.suspend(sandbox, dir);
+        }
+        try {
+            workspaces.park(workspace, dir.resolve(ARCHIVE));
+        } catch (RuntimeException e) {
+            // the interpreter is on disk but its files are not: keeping one without the other would
+            // restore a state that does not match, so the variables go and the files stay mounted
+            if (checkpoint != null) {
+                delete(checkpoint.dir());
+            }
+            throw e;
+        }
+        String name = checkpoint == null ? null : checkpoint.name();
+        long bytes = checkpoint == null ? 0 : checkpoint.bytes();
+        sessions.markSuspended(sessionId, name, bytes, lastActiveAt, System.currentTimeMillis());
+        return new Parked(name, bytes);
+    }
+
+    /**
+     * Brings a suspended session back: its files, then its interpreter when a checkpoint is kept. A
+     * checkpoint that will not restore (damaged, missing) leaves the session with its files and
+     * history, and {@link Resumed#variablesLost} says why. The store says running before this returns.
+     */
+    Resumed resume(StoredSession stored) {
+        Path dir = root.resolve(stored.id());
+        Path archive = dir.resolve(ARCHIVE);
+        Workspace workspace = Files.exists(archive) ? workspaces.unpark(stored.workspace(), archive)
+                : workspaces.open(stored.workspace());
+        StoredSession.Suspension suspension = stored.suspension();
+        Sandbox sandbox = null;
+        String lost = suspension.variablesLost();
+        if (suspension.checkpoint() != null) {
+            try {
+                sandbox = pool.restore(new Checkpoint(dir.resolve(suspension.checkpoint()), suspension.checkpointBytes()), workspace,
+                        stored.sandboxLines());
+            } catch (SandboxException e) {
+                log.warn("session {}: its checkpoint did not restore: {}", stored.id(), e.getMessage());
+                lost = "its interpreter could not be brought back from disk (" + e.getMessage()
+                        + "): its variables are gone, its files are kept";
+            }
+        }
+        try {
+            sessions.markResumed(stored.id(), sandbox == null ? null : sandbox.id());
+        } catch (RuntimeException e) {
+            if (sandbox != null) {
+                sandbox.close();
+            }
+            throw e;
+        }
+        delete(dir);
+        return new Resumed(workspace, sandbox, lost);
+    }
+
+    /**
+     * Gives up the variables of sessions suspended longer than the time kept, then of the longest
+     * suspended until the checkpoints fit the disk budget. Their files and history stay.
+     */
+    int evict(long now) {
+        List<StoredSession> kept = sessions.suspendedWithCheckpoint(); // longest suspended first
+        long total = kept.stream().mapToLong(s -> s.suspension().checkpointBytes()).sum();
+        int evicted = 0;
+        for (StoredSession s : kept) {
+            String why;
+            if (now - s.suspension().at() > keptFor.toMillis()) {
+                why = "it stayed suspended longer than " + Durations.words(keptFor) + ", so its variables were given up";
+            } else if (total > diskBudget) {
+                why = "suspended sessions needed more disk than the budget of " + (diskBudget >> 20)
+                        + " MiB, and the longest suspended gave up their variables first";
+            } else {
+                continue;
+            }
+            sessions.dropCheckpoint(s.id(), why);
+            delete(root.resolve(s.id()).resolve(s.suspension().checkpoint()));
+            total -= s.suspension().checkpointBytes();
+            evicted++;
+        }
+        if (evicted > 0) {
+            log.info("gave up the variables of {} suspended session(s) (time kept or disk budget)", evicted);
+        }
+        return evicted;
+    }
+
+    /**
+     * At start: removes what no suspended session owns under the folder (a suspension cut short by a
+     * crash, sessions closed since), and checkpoints a session does not name.
+     */
+    void sweep() {
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        Set<String> owners = sessions.suspendedWithCheckpoint().stream().map(StoredSession::id).collect(Collectors.toSet());
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
+            for (Path d : dirs) {
+                var stored = sessions.find(d.getFileName().toString());
+                if (stored.isEmpty() || stored.get().closedAt() != null || !stored.get().suspended()) {
+                    delete(d);
+                    continue;
+                }
+                String checkpoint = stored.get().suspension().checkpoint();
+                try (DirectoryStream<Path> inside = Files.newDirectoryStream(d)) {
+                    for (Path f : inside) {
+                        String name = f.getFileName().toString();
+                        if (!name.equals(ARCHIVE) && !(owners.contains(stored.get().id()) && name.equals(checkpoint))) {
+                            delete(f);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.warn("could not sweep {}: {}", root, e.getMessage());
+        }
+    }
+
+    /** Removes a closed session's suspended state (its workspace files go with the session). */
+    void discard(String sessionId) {
+        delete(root.resolve(sessionId));
+    }
+
+    static void delete(Path path) {
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (var walk = Files.walk(path)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    log.debug("could not delete {}: {}", f, e.getMessage());
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            log.warn("could not remove {}: {}", path, e.getMessage());
+        }
+    }
+}
