@@ -37,7 +37,7 @@ final class HealthApi {
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
-                keysRequired, limits, use, assistant);
+                keysRequired, limits, use, assistant, sessions.idle());
         RestApi.json(ctx, 200, WireCodec.encode(health));
     }
 }

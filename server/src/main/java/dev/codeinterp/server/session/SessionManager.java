@@ -54,6 +54,7 @@ public final class SessionManager implements AutoCloseable {
     private final IdleReaper reaper;
     private final InstallStep installs;
     private final Suspensions suspensions;
+    private final dev.codeinterp.model.health.Health.Idle idle;
     /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
     private final Map<String, java.util.concurrent.CompletableFuture<Void>> moving = new ConcurrentHashMap<>();
 
@@ -81,13 +82,15 @@ public final class SessionManager implements AutoCloseable {
         this.suspensions = new Suspensions(suspend.folder(), pool, workspaces, sessions, suspend.keptFor(), suspend.diskBudget());
         // where variables can be kept, an idle session is suspended; elsewhere it is closed, as it always was
         boolean keeps = suspensions.support().supported();
+        this.idle = new dev.codeinterp.model.health.Health.Idle(keeps, (keeps ? suspend.after() : idleTtl).toSeconds(),
+                suspensions.support().why());
         this.reaper = new IdleReaper(keeps ? suspend.after() : idleTtl, () -> live.values().stream().map(Live::session).toList(),
                 keeps ? this::suspendIdle : this::close, keeps ? () -> suspensions.evict(System.currentTimeMillis()) : () -> { });
     }
 
-    /** Whether idle sessions keep their variables on disk here, and if not, why. */
-    public dev.codeinterp.server.sandbox.CheckpointSupport suspendSupport() {
-        return suspensions.support();
+    /** What becomes of idle sessions here: suspended with their variables after a while, or closed (and why). */
+    public dev.codeinterp.model.health.Health.Idle idle() {
+        return idle;
     }
 
     /**

@@ -11,7 +11,13 @@ import java.util.List;
  * engine is available.
  */
 public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
-                     boolean authRequired, Limits limits, Use use, Assistant assistant) {
+                     boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle) {
+
+    /** A server that does not say what idle sessions become (an older one). */
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use, Assistant assistant) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, assistant, null);
+    }
 
     /** A server without an assistant (an older one, or one with no model endpoint). */
     public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
@@ -43,6 +49,14 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
     /** Whether prompts can go to a model endpoint, and which model; the endpoint and its key are never shown. */
     public record Assistant(boolean enabled, String model) {
         public static final Assistant OFF = new Assistant(false, null);
+    }
+
+    /**
+     * What becomes of a session left idle for {@code afterSeconds}: with {@code keepsVariables} it is
+     * suspended to disk and its next use brings its variables back; otherwise it is closed (files and
+     * history stay), and {@code why} says why variables cannot be kept here.
+     */
+    public record Idle(boolean keepsVariables, long afterSeconds, String why) {
     }
 
     /** Open sessions and sessions being created right now. */

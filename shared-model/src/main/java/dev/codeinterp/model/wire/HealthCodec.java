@@ -47,6 +47,15 @@ final class HealthCodec {
         assistant.put("enabled", h.assistant().enabled());
         assistant.put("model", h.assistant().model());
         m.put("assistant", assistant);
+        if (h.idle() != null) {
+            Map<String, Object> idle = new LinkedHashMap<>();
+            idle.put("keeps_variables", h.idle().keepsVariables());
+            idle.put("after_seconds", h.idle().afterSeconds());
+            if (h.idle().why() != null) {
+                idle.put("why", h.idle().why());
+            }
+            m.put("idle", idle);
+        }
         return Json.write(m);
     }
 
@@ -71,8 +80,13 @@ final class HealthCodec {
         JsonObject a = o.optObject("assistant");
         Health.Assistant assistant = a.optBoolean("enabled", false)
                 ? new Health.Assistant(true, a.optString("model", null)) : Health.Assistant.OFF;
+        Health.Idle idle = null;
+        if (o.has("idle")) {
+            JsonObject i = o.object("idle");
+            idle = new Health.Idle(i.optBoolean("keeps_variables", false), i.optInteger("after_seconds", 0), i.optString("why", null));
+        }
         return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
-                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant);
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle);
     }
 
     private static int count(JsonObject o, String key) {

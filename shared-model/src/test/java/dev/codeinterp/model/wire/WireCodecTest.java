@@ -37,6 +37,7 @@ class WireCodecTest {
                 new Event.Truncated(1 << 20),
                 new Event.Artifact("out.csv", 12, "text/csv", "/files/out.csv"),
                 new Event.Restarted("restart requested"),
+                new Event.Resumed(412),
                 new Event.Finished(Status.TIMEOUT, 3L, 2001L, 1990L, null),
                 new Event.Install(Language.JAVASCRIPT, List.of("is-odd"), 412, false),
                 new Event.Prompt("What is the trend in sales.csv?"),
