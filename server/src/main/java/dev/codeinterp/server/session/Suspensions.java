@@ -140,10 +140,10 @@ final class Suspensions {
         for (StoredSession s : kept) {
             String why;
             if (now - s.suspension().at() > keptFor.toMillis()) {
-                why = "it stayed suspended longer than " + Durations.words(keptFor) + ", so its variables were given up";
+                why = "it stayed suspended longer than " + Durations.words(keptFor) + ": its variables are gone, its files are kept";
             } else if (total > diskBudget) {
-                why = "suspended sessions needed more disk than the budget of " + (diskBudget >> 20)
-                        + " MiB, and the longest suspended gave up their variables first";
+                why = "suspended sessions needed more disk than their budget of " + (diskBudget >> 20)
+                        + " MiB and it had been suspended longest: its variables are gone, its files are kept";
             } else {
                 continue;
             }
