@@ -3,7 +3,7 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [packages]   (no argument: all)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [suspend] [packages]   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
@@ -16,6 +16,9 @@
 #   restart    RESTART_SESSIONS (100) sessions each hold a variable; the server is stopped with
 #              RESTART_SIGNAL (TERM; or KILL) and started again on the same data dir: how many kept
 #              their variables, and the time from the new process's start until each answers
+#   suspend    (always on runsc) one session fresh and one holding ~50 MB suspended and resumed
+#              RESUME_ROUNDS (10) times: disk while suspended, resume time; then SUSPEND_SESSIONS (200)
+#              sessions suspended at once and used again at once: failed cells, lost variables
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
@@ -42,10 +45,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart packages)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart suspend packages)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|packages) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, packages)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|suspend|packages) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, suspend, packages)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
@@ -53,6 +56,7 @@ export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROU
 export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
 export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
+export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 DATABASE=${DATABASE:-sqlite}
@@ -187,6 +191,8 @@ for s in "${scenarios[@]}"; do
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
     restart) run_scenario restart "($RUNTIME)" restart $((CREATE_DEADLINE + 700)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
+    suspend) RUNTIME=runsc run_scenario suspend "(runsc)" suspend $((CREATE_DEADLINE + 1000)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
+            CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( SUSPEND_SESSIONS + 2 > 250 ? SUSPEND_SESSIONS + 2 : 250 )) ;;
     packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
  done

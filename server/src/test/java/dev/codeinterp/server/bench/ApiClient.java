@@ -139,6 +139,11 @@ final class ApiClient {
         return WireCodec.encode(new ExecuteRequest(code, "python", null, List.of()));
     }
 
+    /** {@code POST /api/v1/sessions/{id}/suspend}: the interpreter and files to disk, the container removed. */
+    Reply suspend(SessionRef s) {
+        return send(post("/api/v1/sessions/" + s.id() + "/suspend", "", s.token(), Duration.ofMinutes(5)));
+    }
+
     Reply delete(SessionRef s) {
         return send(request("/api/v1/sessions/" + s.id(), s.token(), Duration.ofSeconds(60)).DELETE().build());
     }

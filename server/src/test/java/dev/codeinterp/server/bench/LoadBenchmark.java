@@ -12,7 +12,7 @@ public final class LoadBenchmark {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {
-            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|restart|packages (configured by bench-load.sh's environment)");
+            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|restart|suspend|packages (configured by bench-load.sh's environment)");
             System.exit(2);
         }
         BenchConfig config = BenchConfig.fromEnvironment(System.getenv());
@@ -38,12 +38,16 @@ public final class LoadBenchmark {
                 watchdog(config.createDeadline().plusSeconds(600));
                 new RestartScenario(config, api, System.getenv()).run();
             }
+            case "suspend" -> {
+                watchdog(config.createDeadline().plusSeconds(900));
+                new SuspendScenario(config, api, System.getenv()).run();
+            }
             case "packages" -> {
                 watchdog(Duration.ofMinutes(10));
                 new PackagesScenario(config.url(), System.getenv()).run();
             }
             default -> {
-                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart or packages");
+                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart, suspend or packages");
                 System.exit(2);
             }
         }

@@ -1,0 +1,164 @@
+package dev.codeinterp.server.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * Suspend and resume on gVisor (issue 24): what a suspended session costs on disk, fresh and holding
+ * ~50 MB of Python objects; how long bringing one back takes (the server's own {@code resumed}
+ * figure and the resuming cell's round trip); and SUSPEND_SESSIONS sessions suspended at once, then
+ * all used again at once: how many cells failed or lost their variables.
+ */
+final class SuspendScenario {
+    /** ~50 MB of Python objects: a million short strings in a list. */
+    private static final String HEAVY = "big = [str(i) for i in range(1_000_000)]";
+    private final BenchConfig config;
+    private final ApiClient api;
+    private final int sessions;
+    private final int rounds;
+
+    SuspendScenario(BenchConfig config, ApiClient api, Map<String, String> env) {
+        this.config = config;
+        this.api = api;
+        this.sessions = Integer.parseInt(env.getOrDefault("SUSPEND_SESSIONS", "200"));
+        this.rounds = Integer.parseInt(env.getOrDefault("RESUME_ROUNDS", "10"));
+    }
+
+    void run() throws Exception {
+        System.out.printf("== suspend %s: one session fresh and one holding ~50 MB, %d resumes each; then %d sessions at once%n",
+                config.label(), rounds, sessions);
+        one("fresh (x = 1)", "x = 1", "x");
+        one("holding ~50 MB", "x = 1\n" + HEAVY, "len(big)");
+        many();
+    }
+
+    /** One session suspended and used again {@code rounds} times: disk, and the time to come back. */
+    private void one(String what, String state, String check) throws Exception {
+        ApiClient.SessionRef s = api.create(Instant.now().plus(config.createDeadline()));
+        require(api.execute(s, state), "setting state");
+        Samples serverMs = new Samples();
+        Samples cellMs = new Samples();
+        Samples suspendMs = new Samples();
+        long bytes = 0;
+        String expected = null;
+        for (int i = 0; i < rounds; i++) {
+            ApiClient.Reply suspended = api.suspend(s);
+            require(suspended, "suspend");
+            suspendMs.add(suspended.millis());
+            bytes = Math.max(bytes, diskOf(s));
+            ApiClient.Reply back = api.execute(s, check);
+            require(back, "the resuming cell");
+            String value = back.json().objectList("results").get(0).string("text/plain");
+            if (back.json().has("restarted") || expected != null && !expected.equals(value)) {
+                throw new IllegalStateException("the variables did not come back: " + ApiClient.abbreviate(back.body()));
+            }
+            expected = value;
+            cellMs.add(back.millis());
+        }
+        String events = api.get("/api/v1/sessions/" + s.id() + "/events", s.token(), java.time.Duration.ofSeconds(30)).body();
+        for (var e : dev.codeinterp.model.json.JsonObject.parse(events).objectList("events")) {
+            if ("resumed".equals(e.optString("type", ""))) {
+                serverMs.add(e.integer("duration_ms"));
+            }
+        }
+        System.out.printf("  %s: on disk while suspended %.1f MiB (checkpoint + files); suspend %s%n", what, bytes / 1048576.0,
+                suspendMs.summary("ms", 50, 95));
+        System.out.printf("    resume, as the server measured it (the resumed event, n=%d): %s%n", serverMs.count(), serverMs.summary("ms", 50, 95));
+        System.out.printf("    the cell that resumes it, round trip: %s%n", cellMs.summary("ms", 50, 95));
+        api.delete(s);
+    }
+
+    /** Every session suspended at once, then every one used at once. */
+    private void many() throws Exception {
+        List<ApiClient.SessionRef> refs = inParallel(16, sessions, n -> {
+            ApiClient.SessionRef s = api.create(Instant.now().plus(config.createDeadline()));
+            require(api.execute(s, "x = " + n + "\nsquares = [k * k for k in range(1000)]"), "setting state");
+            return s;
+        });
+        System.out.printf("  %d sessions hold x = their number; load average %s%n", refs.size(), loadAverage());
+        Samples suspend = new Samples();
+        AtomicInteger suspendFailed = new AtomicInteger();
+        long t0 = System.nanoTime();
+        inParallel(refs.size(), refs.size(), n -> {
+            ApiClient.Reply r = api.suspend(refs.get(n));
+            suspend.add(r.millis());
+            if (r.status() != 200) {
+                suspendFailed.incrementAndGet();
+            }
+            return null;
+        });
+        System.out.printf("  all suspended at once in %.1f s: each %s; failed %d%n", (System.nanoTime() - t0) / 1e9,
+                suspend.summary("ms", 50, 95), suspendFailed.get());
+        Samples resume = new Samples();
+        AtomicInteger failed = new AtomicInteger();
+        AtomicInteger lost = new AtomicInteger();
+        t0 = System.nanoTime();
+        inParallel(refs.size(), refs.size(), n -> {
+            ApiClient.Reply r = api.execute(refs.get(n), "x + len(squares) - 1000");
+            resume.add(r.millis());
+            if (r.status() != 200 || !"ok".equals(r.json().optString("status", ""))) {
+                failed.incrementAndGet();
+            } else if (r.json().has("restarted")
+                    || !String.valueOf(n).equals(r.json().objectList("results").get(0).string("text/plain"))) {
+                lost.incrementAndGet();
+            }
+            return null;
+        });
+        System.out.printf("  all used again at once in %.1f s: each cell %s; failed cells %d, variables lost %d; load average %s%n",
+                (System.nanoTime() - t0) / 1e9, resume.summary("ms", 50, 95), failed.get(), lost.get(), loadAverage());
+    }
+
+    private interface Step<T> {
+        T run(int n) throws Exception;
+    }
+
+    private static <T> List<T> inParallel(int threads, int count, Step<T> step) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, count)));
+        try {
+            List<Future<T>> all = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                int n = i;
+                all.add(pool.submit((Callable<T>) () -> step.run(n)));
+            }
+            List<T> out = new ArrayList<>();
+            for (Future<T> f : all) {
+                out.add(f.get());
+            }
+            return out;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private long diskOf(ApiClient.SessionRef s) throws IOException {
+        Path dir = config.dataDir().resolve("suspended").resolve(s.id());
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    private static void require(ApiClient.Reply r, String what) {
+        if (r.status() != 200) {
+            throw new IllegalStateException(what + " answered " + r.status() + ": " + ApiClient.abbreviate(r.body()));
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).substring(0, 14).strip();
+        } catch (IOException e) {
+            return "?";
+        }
+    }
+}
