@@ -48,6 +48,10 @@ final class SessionSocket {
         final Outbox outbox;
         volatile Session session;
         volatile Consumer<SessionEvent> listener;
+        /** The hello's token, to bring the session back if it was suspended while this socket stayed open. */
+        volatile String token;
+        /** The newest event sent, where a brought-back session's stream picks up. */
+        volatile long lastSeq;
 
         Connection(Outbox outbox) {
             this.outbox = outbox;
@@ -116,6 +120,7 @@ final class SessionSocket {
             return;
         }
         try {
+            current(ctx, connection);
             switch (message.type()) {
                 case HELLO:
                     connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError("already said hello")));
@@ -145,6 +150,8 @@ final class SessionSocket {
                 default:
                     break;
             }
+        } catch (SessionNotFoundException e) {
+            ctx.closeSession(CLOSE_NOT_FOUND, "no such session"); // closed while this socket stayed open
         } catch (LimitExceededException e) {
             metrics.rejected(e.limit().wire());
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage(), e.limit())));
@@ -162,11 +169,32 @@ final class SessionSocket {
             return;
         }
         connection.session = session;
-        Consumer<SessionEvent> listener = e -> connection.outbox.send(WireCodec.encode(new ServerMessage.EventFrame(e)));
+        connection.token = hello.token();
+        Consumer<SessionEvent> listener = e -> {
+            connection.lastSeq = Math.max(connection.lastSeq, e.seq());
+            connection.outbox.send(WireCodec.encode(new ServerMessage.EventFrame(e)));
+        };
         connection.listener = listener;
+        connection.lastSeq = hello.lastSeq();
         // welcome first, so the client knows the runtime before the replayed events arrive
         connection.outbox.send(WireCodec.encode(new ServerMessage.Welcome(session.id(), session.runtime(), session.lastSeq())));
         session.subscribe(hello.lastSeq(), listener);
+    }
+
+    /**
+     * The session this socket speaks for, brought back first if it was suspended (idle) while the
+     * socket stayed open: the socket's stream goes on from the last event it sent, and the resumed
+     * event is the next one.
+     */
+    private void current(WsContext ctx, Connection connection) {
+        Session held = connection.session;
+        if (!held.closed()) {
+            return;
+        }
+        held.unsubscribe(connection.listener);
+        Session back = sessions.open(ctx.pathParam("id"), connection.token);
+        connection.session = back;
+        back.subscribe(connection.lastSeq, connection.listener);
     }
 
     private void onClose(WsCloseContext ctx) {

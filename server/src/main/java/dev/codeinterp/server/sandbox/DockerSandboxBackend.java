@@ -294,8 +294,12 @@ public final class DockerSandboxBackend implements SandboxBackend {
         try {
             DockerSandbox sandbox = newSandbox(createContainer(workspace), spec.runtime(), workspace);
             try {
-                linkTree(checkpoint.dir(), engineRoot().resolve("containers").resolve(sandbox.id()).resolve("checkpoints")
-                        .resolve(checkpoint.name()));
+                Path placed = engineRoot().resolve("containers").resolve(sandbox.id()).resolve("checkpoints").resolve(checkpoint.name());
+                linkTree(checkpoint.dir(), placed);
+                // Docker hands the folder to containerd as content named by its hash, and containerd refuses
+                // content it already holds: the same state restored twice (suspended again unchanged, or
+                // forked twice) would fail with "already exists". A file of its own makes every restore unique.
+                Files.writeString(placed.resolve("codeinterp-restore"), UUID.randomUUID().toString());
                 sandbox.adopt(linesStored);
                 checkpoints.startFrom(sandbox.id(), checkpoint.name());
                 return sandbox;

@@ -1,11 +1,17 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.model.Event;
 import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.server.testing.TestApp;
+import dev.codeinterp.server.testing.WsClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +58,44 @@ class SuspendResumeTest {
         assertThat(app.get("/api/v1/sessions/" + s.id(), s.token()).json().string("state")).isEqualTo("running");
         String history = app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).body();
         assertThat(history).contains("\"type\":\"resumed\"").contains("\"duration_ms\":");
+
+        // unchanged since its last suspension: the same state written and restored again
+        for (int round = 0; round < 2; round++) {
+            assertThat(app.post("/api/v1/sessions/" + s.id() + "/suspend", "", s.token()).status()).isEqualTo(200);
+            JsonObject again = app.execute(s, "len(x)", null);
+            assertThat(again.has("restarted")).as(again.toString()).isFalse();
+            assertThat(again.objectList("results").get(0).string("text/plain")).isEqualTo("100000");
+        }
+    }
+
+    @Test
+    void a_socket_left_open_while_its_session_was_suspended_brings_it_back_with_its_next_cell() throws Exception {
+        TestApp.SessionRef s = app.createSession();
+        try (WsClient ws = WsClient.connect(app.wsUri(s.id()), null)) {
+            ws.send(new ClientMessage.Hello(s.token(), 0));
+            assertThat(ws.next(10_000)).isInstanceOf(ServerMessage.Welcome.class);
+            ws.send(new ClientMessage.Execute("x = 41", null));
+            untilFinished(ws);
+            assertThat(app.post("/api/v1/sessions/" + s.id() + "/suspend", "", s.token()).status()).isEqualTo(200);
+
+            ws.send(new ClientMessage.Execute("x + 1", null));
+            List<Event> seen = untilFinished(ws);
+            assertThat(seen).anyMatch(Event.Resumed.class::isInstance);
+            assertThat(seen).anyMatch(e -> e instanceof Event.ExecuteResult r && "42".equals(r.data().get("text/plain")));
+        }
+    }
+
+    /** The events the socket delivers until a cell's {@code finished}. */
+    private static List<Event> untilFinished(WsClient ws) throws InterruptedException {
+        List<Event> seen = new ArrayList<>();
+        while (seen.isEmpty() || !(seen.get(seen.size() - 1) instanceof Event.Finished)) {
+            ServerMessage m = ws.next(30_000);
+            assertThat(m).as("a frame within 30 s").isNotNull();
+            if (m instanceof ServerMessage.EventFrame f) {
+                seen.add(f.event().event());
+            }
+        }
+        return seen;
     }
 
     @Test
