@@ -61,7 +61,7 @@ public final class Workspaces {
                 run("umount", "-l", dir.toString());
             }
         }
-        deleteTree(dir);
+        Trees.delete(dir);
     }
 
     /**
@@ -181,21 +181,6 @@ public final class Workspaces {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        // the server runs as root: never follow a link a sandbox planted while deleting
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    log.debug("could not delete {}: {}", p, e.getMessage());
-                }
-            });
-        } catch (IOException | java.io.UncheckedIOException e) {
-            log.warn("could not remove workspace {}: {}", dir, e.getMessage());
         }
     }
 }

@@ -15,6 +15,7 @@ import com.github.dockerjava.api.model.SELContext;
 import com.github.dockerjava.api.model.Ulimit;
 import com.github.dockerjava.api.model.Version;
 import com.github.dockerjava.api.model.Volume;
+import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
 
 import java.io.IOException;
@@ -36,11 +37,17 @@ import java.util.concurrent.TimeUnit;
  * again; {@link ContainerReaper} removes them.
  */
 public final class DockerSandboxBackend implements SandboxBackend {
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(DockerSandboxBackend.class);
     public static final String LABEL_MANAGED = "dev.codeinterp.managed";
     public static final String LABEL_INSTANCE = "dev.codeinterp.instance";
     /** Which deployment (data directory) a sandbox belongs to: servers of other deployments on the same engine are left alone. */
     public static final String LABEL_DEPLOYMENT = "dev.codeinterp.deployment";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How long a restore waits for a start slot: a resume is a user's cell waiting on its variables,
+     * so it queues behind other starts (200 sessions resumed at once took ~90 s here) rather than failing.
+     */
+    private static final Duration RESTORE_SLOT_WAIT = Duration.ofMinutes(5);
 
     /** Sandboxes started at once, across new sessions, the warm pool and restarts: starts are CPU-bound on the engine. */
     static final int CONCURRENT_STARTS = 8;
@@ -90,7 +97,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     @Override
     public Sandbox start(Workspace workspace) {
-        acquireStartSlot();
+        acquireStartSlot(READY_TIMEOUT);
         try {
             return startGated(workspace);
         } finally {
@@ -98,9 +105,9 @@ public final class DockerSandboxBackend implements SandboxBackend {
         }
     }
 
-    private void acquireStartSlot() {
+    private void acquireStartSlot(Duration wait) {
         try {
-            if (!starts.tryAcquire(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+            if (!starts.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new SandboxException("the engine is busy starting other sandboxes; try again");
             }
         } catch (InterruptedException e) {
@@ -273,7 +280,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
             Files.createDirectories(parent);
             checkpoints.create(mine.id(), name, parent, true);
         } catch (IOException | RuntimeException e) {
-            deleteQuietly(dir);
+            Trees.delete(dir);
             boolean stillRuns = mine.running();
             mine.checkpointing(false);
             if (!stillRuns) {
@@ -290,18 +297,25 @@ public final class DockerSandboxBackend implements SandboxBackend {
         if (!Files.isDirectory(checkpoint.dir())) {
             throw new SandboxException("its checkpoint is missing");
         }
-        acquireStartSlot();
+        acquireStartSlot(RESTORE_SLOT_WAIT);
         try {
+            long t0 = System.nanoTime();
             DockerSandbox sandbox = newSandbox(createContainer(workspace), spec.runtime(), workspace);
             try {
+                long created = System.nanoTime();
                 Path placed = engineRoot().resolve("containers").resolve(sandbox.id()).resolve("checkpoints").resolve(checkpoint.name());
                 linkTree(checkpoint.dir(), placed);
                 // Docker hands the folder to containerd as content named by its hash, and containerd refuses
                 // content it already holds: the same state restored twice (suspended again unchanged, or
                 // forked twice) would fail with "already exists". A file of its own makes every restore unique.
                 Files.writeString(placed.resolve("codeinterp-restore"), UUID.randomUUID().toString());
+                long placedAt = System.nanoTime();
                 sandbox.adopt(linesStored);
+                long attached = System.nanoTime();
                 checkpoints.startFrom(sandbox.id(), checkpoint.name());
+                log.info("restored {} MiB in {} ms: create {}, place {}, attach {}, start from the checkpoint {}",
+                        checkpoint.bytes() >> 20, ms(System.nanoTime() - t0), ms(created - t0), ms(placedAt - created),
+                        ms(attached - placedAt), ms(System.nanoTime() - attached));
                 return sandbox;
             } catch (Exception e) {
                 throw failed(sandbox, "could not restore its checkpoint", e);
@@ -309,6 +323,10 @@ public final class DockerSandboxBackend implements SandboxBackend {
         } finally {
             starts.release();
         }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     /** The engine's data directory (its containers' checkpoints live under it), asked once. */
@@ -352,20 +370,6 @@ public final class DockerSandboxBackend implements SandboxBackend {
             }).sum();
         } catch (IOException | java.io.UncheckedIOException e) {
             return 0;
-        }
-    }
-
-    static void deleteQuietly(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
-                try {
-                    Files.deleteIfExists(f);
-                } catch (IOException ignored) {
-                    // best effort: a leftover is found by the next sweep
-                }
-            });
-        } catch (IOException | java.io.UncheckedIOException ignored) {
-            // nothing there
         }
     }
 

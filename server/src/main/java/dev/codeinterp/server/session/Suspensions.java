@@ -1,5 +1,6 @@
 package dev.codeinterp.server.session;
 
+import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Checkpoint;
@@ -84,7 +85,7 @@ final class Suspensions {
             // the interpreter is on disk but its files are not: keeping one without the other would
             // restore a state that does not match, so the variables go and the files stay mounted
             if (checkpoint != null) {
-                delete(checkpoint.dir());
+                Trees.delete(checkpoint.dir());
             }
             throw e;
         }
@@ -125,7 +126,7 @@ final class Suspensions {
             }
             throw e;
         }
-        delete(dir);
+        Trees.delete(dir);
         return new Resumed(workspace, sandbox, lost);
     }
 
@@ -148,7 +149,7 @@ final class Suspensions {
                 continue;
             }
             sessions.dropCheckpoint(s.id(), why);
-            delete(root.resolve(s.id()).resolve(s.suspension().checkpoint()));
+            Trees.delete(root.resolve(s.id()).resolve(s.suspension().checkpoint()));
             total -= s.suspension().checkpointBytes();
             evicted++;
         }
@@ -171,7 +172,7 @@ final class Suspensions {
             for (Path d : dirs) {
                 var stored = sessions.find(d.getFileName().toString());
                 if (stored.isEmpty() || stored.get().closedAt() != null || !stored.get().suspended()) {
-                    delete(d);
+                    Trees.delete(d);
                     continue;
                 }
                 String checkpoint = stored.get().suspension().checkpoint();
@@ -179,7 +180,7 @@ final class Suspensions {
                     for (Path f : inside) {
                         String name = f.getFileName().toString();
                         if (!name.equals(ARCHIVE) && !(owners.contains(stored.get().id()) && name.equals(checkpoint))) {
-                            delete(f);
+                            Trees.delete(f);
                         }
                     }
                 }
@@ -191,23 +192,6 @@ final class Suspensions {
 
     /** Removes a closed session's suspended state (its workspace files go with the session). */
     void discard(String sessionId) {
-        delete(root.resolve(sessionId));
-    }
-
-    static void delete(Path path) {
-        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        try (var walk = Files.walk(path)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
-                try {
-                    Files.deleteIfExists(f);
-                } catch (IOException e) {
-                    log.debug("could not delete {}: {}", f, e.getMessage());
-                }
-            });
-        } catch (IOException | java.io.UncheckedIOException e) {
-            log.warn("could not remove {}: {}", path, e.getMessage());
-        }
+        Trees.delete(root.resolve(sessionId));
     }
 }

@@ -108,7 +108,9 @@ final class SuspendScenario {
             ApiClient.Reply r = api.execute(refs.get(n), "x + len(squares) - 1000");
             resume.add(r.millis());
             if (r.status() != 200 || !"ok".equals(r.json().optString("status", ""))) {
-                failed.incrementAndGet();
+                if (failed.incrementAndGet() <= 3) {
+                    System.out.println("    failed: " + r.status() + " " + ApiClient.abbreviate(r.body()));
+                }
             } else if (r.json().has("restarted")
                     || !String.valueOf(n).equals(r.json().objectList("results").get(0).string("text/plain"))) {
                 lost.incrementAndGet();

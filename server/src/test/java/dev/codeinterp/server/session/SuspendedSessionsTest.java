@@ -109,7 +109,7 @@ class SuspendedSessionsTest {
             suspend(app, s);
             try (Stream<Path> dirs = Files.list(suspendedDir(app, s))) {
                 for (Path d : dirs.filter(Files::isDirectory).toList()) {
-                    Suspensions.delete(d);
+                    dev.codeinterp.server.files.Trees.delete(d);
                 }
             }
             assertLost(app, s, "missing");
