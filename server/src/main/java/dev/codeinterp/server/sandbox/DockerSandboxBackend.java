@@ -295,7 +295,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
     @Override
     public Sandbox restore(Checkpoint checkpoint, Workspace workspace, long linesStored) {
         if (!Files.isDirectory(checkpoint.dir())) {
-            throw new SandboxException("its checkpoint is missing");
+            throw new CheckpointRefusedException("its checkpoint is missing", null);
         }
         acquireStartSlot(RESTORE_SLOT_WAIT);
         try {
@@ -318,7 +318,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
                         ms(attached - placedAt), ms(System.nanoTime() - attached));
                 return sandbox;
             } catch (Exception e) {
-                throw failed(sandbox, "could not restore its checkpoint", e);
+                SandboxException failure = failed(sandbox, "could not restore its checkpoint", e);
+                throw e instanceof CheckpointRefusedException ? new CheckpointRefusedException(failure.getMessage(), e) : failure;
             }
         } finally {
             starts.release();

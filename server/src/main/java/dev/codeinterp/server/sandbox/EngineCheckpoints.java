@@ -55,7 +55,10 @@ final class EngineCheckpoints {
         try (DockerHttpClient.Response response = http.execute(request.build())) {
             int status = response.getStatusCode();
             if (status / 100 != 2) {
-                throw new SandboxException("the engine refused the " + what + " (" + status + "): " + message(response.getBody()));
+                String why = "the engine refused the " + what + " (" + status + "): " + message(response.getBody());
+                // a refused restore is the checkpoint's fault unless the engine itself is in trouble (5xx other than 500)
+                throw "restore".equals(what) && (status == 500 || status / 100 == 4)
+                        ? new CheckpointRefusedException(why, null) : new SandboxException(why);
             }
         } catch (SandboxException e) {
             throw e;

@@ -57,6 +57,11 @@ public final class SessionManager implements AutoCloseable {
     private final dev.codeinterp.model.health.Health.Idle idle;
     /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
     private final Map<String, java.util.concurrent.CompletableFuture<Void>> moving = new ConcurrentHashMap<>();
+    private final java.util.concurrent.ExecutorService bringingBack = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "session-resume");
+        t.setDaemon(true);
+        return t;
+    });
 
     /**
      * {@code links} says where the API serves workspace files, for the artifact events; {@code installs}
@@ -211,17 +216,38 @@ public final class SessionManager implements AutoCloseable {
             if (moving.putIfAbsent(id, mine) != null) {
                 continue; // someone else brings it back: wait for them
             }
-            try {
-                if (live.get(id) == null || live.get(id).session().closed()) {
-                    StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
-                    if (now.closedAt() != null) {
-                        throw new SessionNotFoundException();
+            // brought back off the caller's thread: a caller that gives up (its request timed out and its
+            // thread was interrupted) must not cut a restore short and cost the session its variables
+            bringingBack.execute(() -> {
+                RuntimeException failure = null;
+                try {
+                    if (live.get(id) == null || live.get(id).session().closed()) {
+                        StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
+                        if (now.closedAt() != null) {
+                            throw new SessionNotFoundException();
+                        }
+                        live.put(id, now.suspended() ? resume(now) : revive(now));
                     }
-                    live.put(id, now.suspended() ? resume(now) : revive(now));
+                } catch (RuntimeException e) {
+                    failure = e;
+                } finally {
+                    moving.remove(id, mine);
                 }
-            } finally {
-                moving.remove(id, mine);
-                mine.complete(null);
+                if (failure == null) {
+                    mine.complete(null);
+                } else {
+                    mine.completeExceptionally(failure);
+                }
+            });
+            try {
+                mine.get(5, TimeUnit.MINUTES);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the session was brought back (it goes on)", e);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the session was not brought back within 5 minutes", e);
             }
             if (tries > 3) {
                 throw new SessionNotFoundException();
@@ -229,13 +255,16 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
+    /** Waits for another caller's suspend or resume of the session; whatever came of it, the caller looks again. */
     private static void awaitMove(java.util.concurrent.CompletableFuture<Void> move) {
         try {
             move.get(5, TimeUnit.MINUTES);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the session was suspended or resumed", e);
-        } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+        } catch (java.util.concurrent.ExecutionException e) {
+            // that caller hears why; this one tries for itself
+        } catch (TimeoutException e) {
             throw new IllegalStateException("the session's suspend or resume did not end", e);
         }
     }
@@ -460,6 +489,7 @@ public final class SessionManager implements AutoCloseable {
     @Override
     public void close() {
         reaper.close();
+        bringingBack.shutdown();
         for (Session s : live.values().stream().map(Live::session).toList()) {
             live.remove(s.id());
             s.detach();

@@ -4,6 +4,7 @@ import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Checkpoint;
+import dev.codeinterp.server.sandbox.CheckpointRefusedException;
 import dev.codeinterp.server.sandbox.CheckpointSupport;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
@@ -98,7 +99,8 @@ final class Suspensions {
     /**
      * Brings a suspended session back: its files, then its interpreter when a checkpoint is kept. A
      * checkpoint that will not restore (damaged, missing) leaves the session with its files and
-     * history, and {@link Resumed#variablesLost} says why. The store says running before this returns.
+     * history, and {@link Resumed#variablesLost} says why. Any other failure (the engine busy or gone)
+     * throws and leaves the session suspended, to be tried again. The store says running before this returns.
      */
     Resumed resume(StoredSession stored) {
         Path dir = root.resolve(stored.id());
@@ -112,7 +114,7 @@ final class Suspensions {
             try {
                 sandbox = pool.restore(new Checkpoint(dir.resolve(suspension.checkpoint()), suspension.checkpointBytes()), workspace,
                         stored.sandboxLines());
-            } catch (SandboxException e) {
+            } catch (CheckpointRefusedException e) {
                 log.warn("session {}: its checkpoint did not restore: {}", stored.id(), e.getMessage());
                 lost = "its interpreter could not be brought back from disk (" + e.getMessage()
                         + "): its variables are gone, its files are kept";
