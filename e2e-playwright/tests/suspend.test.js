@@ -4,7 +4,7 @@
 // plainly that variables are not kept past idle, and why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, runCell, finished, outputs, BASE_URL } from '../browser.js';
+import { launch, runCell, runAtOnce, finished, outputs, BASE_URL } from '../browser.js';
 import { startServer } from '../server.js';
 
 let browser;
@@ -42,6 +42,15 @@ async function suspend(session) {
     { method: 'POST', headers: { Authorization: `Bearer ${session.token}` } });
   assert.equal(answer.status, 200, await answer.clone().text());
   assert.equal((await answer.json()).state, 'suspended');
+}
+
+/** Resolves once the idle timer has suspended the session. */
+async function suspended(session) {
+  const deadline = Date.now() + 30000;
+  while (await stateOf(session) !== 'suspended') {
+    assert.ok(Date.now() < deadline, 'the idle timer did not suspend the session within 30 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /** A fresh page on the server with `x = 41` run in it. */
@@ -96,12 +105,31 @@ test('a session the idle timer suspended comes back with its variables when its 
     const page = await pageHoldingX(context);
     const session = await sessionOf(page);
     await page.close();
-    const deadline = Date.now() + 30000;
-    while (await stateOf(session) !== 'suspended') {
-      assert.ok(Date.now() < deadline, 'the idle timer did not suspend the session within 30 s');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    await suspended(session);
     await reopenedHoldsX(context, session, 0);
+  } finally {
+    await context.close();
+  }
+});
+
+// Known gap (server side): the page's WebSocket keeps the Session object the suspension closed, so
+// the next cell on it is refused with "the session is closed" instead of resuming it. Marked todo
+// (run, not counted) until SessionSocket reopens a suspended session on use.
+test('a page left open while the idle timer suspends its session runs its next cell with its variables', {
+  todo: 'SessionSocket answers a suspended session\'s cell with "the session is closed"',
+}, async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await pageHoldingX(context);
+    const session = await sessionOf(page);
+    await suspended(session);
+    await runAtOnce(page, 'x + 1');
+    const turn = page.getByTestId('turn').nth(1);
+    await turn.or(page.getByText(/Your cell was not run/)).first().waitFor({ timeout: 30000 }); // fails fast when refused
+    assert.equal(await page.getByText(/Your cell was not run/).count(), 0, await page.getByTestId('status').innerText());
+    await finished(turn);
+    assert.match(await outputs(turn, 'result').innerText(), /42/);
+    await page.getByTestId('notice-turn').filter({ hasText: /Session resumed from disk/ }).waitFor();
   } finally {
     await context.close();
   }
