@@ -8,6 +8,7 @@ import dev.codeinterp.model.notebook.ImportedNotebook;
 import dev.codeinterp.model.notebook.NotebookCell;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalInterpreter;
+import dev.codeinterp.web.server.ServerHealth;
 import dev.codeinterp.web.server.ServerSession;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
@@ -20,6 +21,7 @@ import dev.codeinterp.web.view.ModeSwitch;
 import dev.codeinterp.web.view.NotebookButtons;
 import dev.codeinterp.web.view.PackagesField;
 import dev.codeinterp.web.view.PendingCells;
+import dev.codeinterp.web.view.SessionNotes;
 import dev.codeinterp.web.view.StatusLine;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -186,7 +188,20 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         status.clearLastRun();
         composer.setRunning(false);
         assistantOffer.open(next);
+        if (mode == ModeSwitch.Mode.SERVER) {
+            sayWhatIdleDoes(conversation);
+        }
         next.connect(this);
+    }
+
+    /** Under a server conversation's intro, where this server does not keep variables past idle: that, and why. */
+    private void sayWhatIdleDoes(ConversationView shown) {
+        ServerHealth.ask(health -> {
+            String note = health == null ? null : SessionNotes.idle(health.idle());
+            if (note != null && conversation == shown) {
+                shown.introNote(note, "idle-note");
+            }
+        });
     }
 
     @Override

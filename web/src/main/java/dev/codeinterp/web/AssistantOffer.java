@@ -1,9 +1,10 @@
 package dev.codeinterp.web;
 
+import dev.codeinterp.model.health.Health;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalEndpoint;
 import dev.codeinterp.web.local.LocalInterpreter;
-import dev.codeinterp.web.server.AssistantAvailability;
+import dev.codeinterp.web.server.ServerHealth;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
 import dev.codeinterp.web.view.ComposerMode;
@@ -47,10 +48,11 @@ final class AssistantOffer implements EndpointForm.Actions {
             return;
         }
         composer.offerAssistant(false, "");
-        AssistantAvailability.ask(assistant -> {
+        ServerHealth.ask(health -> {
             if (!openedRoute.equals(route)) {
                 return;
             }
+            Health.Assistant assistant = health == null || health.assistant() == null ? Health.Assistant.OFF : health.assistant();
             if (!assistant.enabled()) {
                 composer.offerAssistant(false, OFF_NOTE);
                 return;

@@ -46,6 +46,10 @@ public final class ToolResultText {
                 }
                 case RESTARTED -> rest.append("[the interpreter was restarted: ").append(((Event.Restarted) e).reason())
                         .append("; its state is gone]\n");
+                // the interpreter came back from disk as it was: nothing the model knows changed, and a
+                // note would only tempt it to set up again what is still there (a loss says restarted)
+                case RESUMED -> {
+                }
                 case FINISHED -> status = ((Event.Finished) e).status().wire();
                 default -> {
                 }

@@ -82,6 +82,8 @@ final class NotebookCellDraft {
             case RESTARTED:
                 stream(StreamName.STDERR, "[the interpreter was restarted: " + ((Event.Restarted) event).reason() + "]\n");
                 break;
+            case RESUMED: // a pause of the kernel, not an output: a notebook saved after the cell ran would not show it
+                break;
             case FINISHED: {
                 Event.Finished f = (Event.Finished) event;
                 status = f.status();

@@ -34,6 +34,17 @@ class ToolResultTextTest {
     }
 
     @Test
+    void a_resume_from_disk_tells_the_model_nothing_as_its_variables_are_all_there_and_a_restart_is_told() {
+        List<Event> plain = List.of(new Event.Stream(StreamName.STDOUT, "42\n"), new Event.Finished(Status.OK, 3L, 5L, 1L, null));
+        List<Event> resumed = List.of(new Event.Resumed(412), new Event.Stream(StreamName.STDOUT, "42\n"),
+                new Event.Finished(Status.OK, 3L, 5L, 1L, null));
+
+        assertThat(ToolResultText.of(resumed, 10_000)).isEqualTo(ToolResultText.of(plain, 10_000)).doesNotContain("resumed");
+        assertThat(ToolResultText.of(List.of(new Event.Restarted("its suspended state was evicted"),
+                new Event.Finished(Status.OK, 1L, 1L, 1L, null)), 10_000)).contains("its state is gone");
+    }
+
+    @Test
     void output_past_the_budget_keeps_its_start_and_end_and_says_what_was_cut() {
         StringBuilder out = new StringBuilder();
         for (int i = 0; i < 2000; i++) {

@@ -152,6 +152,20 @@ class NotebookExportTest {
     }
 
     @Test
+    void a_session_resumed_from_disk_leaves_no_trace_in_the_notebook_between_cells_or_in_one() {
+        emit("e1", new Event.Queued("x = 41"));
+        emit("e1", new Event.Finished(Status.OK, 1L, 2L, null, null));
+        String without = NotebookExport.of(events);
+        events.clear();
+        emit("e1", new Event.Queued("x = 41"));
+        emit("e1", new Event.Resumed(300)); // no server sends this inside a cell today; if one did, still nothing
+        emit("e1", new Event.Finished(Status.OK, 1L, 2L, null, null));
+        emit("", new Event.Resumed(412));
+
+        assertThat(NotebookExport.of(events)).isEqualTo(without);
+    }
+
+    @Test
     void execution_ids_that_are_not_valid_cell_ids_are_replaced() {
         emit("has space", new Event.Queued("1"));
         emit("x".repeat(65), new Event.Queued("2"));

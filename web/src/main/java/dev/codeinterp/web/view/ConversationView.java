@@ -51,6 +51,16 @@ public final class ConversationView {
         root.appendChild(empty);
     }
 
+    /**
+     * A sentence about this conversation's server under the intro, shown while the intro is (until
+     * the first turn, or again after a clear).
+     */
+    public void introNote(String text, String testId) {
+        HTMLElement note = Dom.text("span", "intro-note", text);
+        note.setAttribute("data-testid", testId);
+        empty.appendChild(note);
+    }
+
     /** Where the answers to a running cell's input() go. */
     public void answerInputWith(InputPrompt.Replies replies) {
         this.replies = replies;
@@ -122,7 +132,7 @@ public final class ConversationView {
         for (Iterator<Map.Entry<String, TurnView>> it = turns.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, TurnView> turn = it.next();
             if (everything || turn.getValue().finished() != null) {
-                if (turn.getValue().finished() == null) {
+                if (turn.getValue().finished() == null && !turn.getKey().isEmpty()) { // notes between cells keep coming
                     dropped.add(turn.getKey());
                 }
                 detach(turn.getValue().root());
@@ -169,6 +179,10 @@ public final class ConversationView {
             return renderAssistant(e);
         }
         TurnView turn = turns.get(e.executionId());
+        if (turn != null && e.executionId().isEmpty() && turn.root() != root.getLastChild()) {
+            notes.add(turn.root()); // a note between cells shows where it happened, not beside an earlier one
+            turn = null;
+        }
         if (turn == null) {
             turn = new TurnView(e.executionId().isEmpty(), files, replies);
             turns.put(e.executionId(), turn);

@@ -15,6 +15,18 @@ public final class Format {
         return (ms / 60_000) + " min " + ((ms / 1000) % 60) + " s";
     }
 
+    /** A setting's length of time, as people say it: "15 min", "1 h", "1 h 30 min", "45 s". */
+    static String span(long seconds) {
+        if (seconds < 60) {
+            return seconds + " s";
+        }
+        if (seconds < 3600) {
+            return (seconds / 60) + " min" + (seconds % 60 == 0 ? "" : " " + (seconds % 60) + " s");
+        }
+        long minutes = (seconds % 3600) / 60;
+        return (seconds / 3600) + " h" + (minutes == 0 ? "" : " " + minutes + " min");
+    }
+
     static String memory(long kb) {
         return kb < 10 * 1024 ? kb + " KiB" : (kb / 1024) + " MiB";
     }

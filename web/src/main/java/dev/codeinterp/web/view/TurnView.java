@@ -37,6 +37,9 @@ public final class TurnView {
         this.files = files;
         this.replies = replies;
         root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
+        if (restartNotice) {
+            root.getClassList().add("notice");
+        }
         root.appendChild(outputs);
         root.appendChild(footer);
     }
@@ -155,6 +158,9 @@ public final class TurnView {
                 break;
             case RESTARTED:
                 notice("Interpreter restarted: " + ((Event.Restarted) event).reason() + ". Variables are gone.");
+                break;
+            case RESUMED: // nothing was lost: a quiet note, not a warning
+                output("note").appendChild(Dom.document().createTextNode(SessionNotes.resumed((Event.Resumed) event)));
                 break;
             case ARTIFACT:
                 artifact((Event.Artifact) event);

@@ -13,6 +13,13 @@ class FormatTest {
         assertThat(Format.duration(ms)).isEqualTo(shown);
     }
 
+    @ParameterizedTest(name = "{0} s of a setting reads {1}")
+    @CsvSource({"0, 0 s", "45, 45 s", "60, 1 min", "90, 1 min 30 s", "900, 15 min", "3600, 1 h", "5400, 1 h 30 min",
+            "86400, 24 h"})
+    void spans(long seconds, String shown) {
+        assertThat(Format.span(seconds)).isEqualTo(shown);
+    }
+
     @ParameterizedTest(name = "{0} KiB of memory reads {1}")
     @CsvSource({"0, 0 KiB", "10239, 10239 KiB", "10240, 10 MiB", "1048576, 1024 MiB"})
     void memory(long kb, String shown) {

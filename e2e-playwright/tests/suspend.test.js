@@ -1,0 +1,164 @@
+// Suspend and resume as a person sees it, on gVisor (runsc): a session suspended to disk, by the
+// REST call or by the idle timer, comes back when its page is opened again, with a quiet
+// "resumed" note and its variables. On runc (the suite's own server) a fresh conversation says
+// plainly that variables are not kept past idle, and why.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, runCell, runAtOnce, finished, outputs, BASE_URL } from '../browser.js';
+import { startServer } from '../server.js';
+
+let browser;
+let server;
+
+before(async () => {
+  // a short idle time for the timer's test; the REST test suspends well before it
+  server = await startServer({
+    CODEINTERP_RUNTIME: 'runsc', CODEINTERP_POOL_SIZE: '0', CODEINTERP_SUSPEND_AFTER: '6s', CODEINTERP_REAP_INTERVAL: '500ms',
+  });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** The page's session, as the page keeps it (its token only in localStorage). */
+function sessionOf(page) {
+  return page.evaluate(() => {
+    const id = location.hash.replace(/^#\/s\//, '');
+    return { id, token: localStorage.getItem('codeinterp.token.' + id) };
+  });
+}
+
+async function stateOf(session) {
+  const answer = await fetch(`${server.url}/api/v1/sessions/${session.id}`, { headers: { Authorization: `Bearer ${session.token}` } });
+  assert.equal(answer.status, 200, await answer.clone().text());
+  return (await answer.json()).state;
+}
+
+async function suspend(session) {
+  const answer = await fetch(`${server.url}/api/v1/sessions/${session.id}/suspend`,
+    { method: 'POST', headers: { Authorization: `Bearer ${session.token}` } });
+  assert.equal(answer.status, 200, await answer.clone().text());
+  assert.equal((await answer.json()).state, 'suspended');
+}
+
+/** Resolves once the idle timer has suspended the session. */
+async function suspended(session) {
+  const deadline = Date.now() + 30000;
+  while (await stateOf(session) !== 'suspended') {
+    assert.ok(Date.now() < deadline, 'the idle timer did not suspend the session within 30 s');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A fresh page on the server with `x = 41` run in it. */
+async function pageHoldingX(context) {
+  const page = await context.newPage();
+  await page.goto(server.url + '/');
+  await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
+  await finished(await runCell(page, 'x = 41'), 60000);
+  return page;
+}
+
+/** The page opened again on its session: the conversation is back, a resumed note last, and `x + 1` is 42. */
+async function reopenedHoldsX(context, session, notesBefore) {
+  const page = await context.newPage();
+  await page.goto(`${server.url}/#/s/${session.id}`);
+  const notes = page.getByTestId('notice-turn');
+  await notes.nth(notesBefore).filter({ hasText: /Session resumed from disk in \d+(\.\d)? m?s — variables kept\./ })
+    .waitFor({ timeout: 30000 });
+  assert.equal(await notes.count(), notesBefore + 1, 'one resumed note for one resume');
+  assert.match(await page.getByTestId('turn').first().locator('pre.code').innerText(), /^x = 41$/, 'the conversation is back');
+  const turn = await runCell(page, 'x + 1');
+  await finished(turn);
+  assert.match(await outputs(turn, 'result').innerText(), /42/, 'the variables came back');
+  assert.equal(await stateOf(session), 'running');
+  return page;
+}
+
+test('a session suspended by the REST call comes back when its page is reloaded, saying so, with its variables', async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await pageHoldingX(context);
+    const session = await sessionOf(page);
+    await suspend(session);
+    assert.equal(await stateOf(session), 'suspended', 'asking does not resume it');
+    await page.close();
+
+    const again = await reopenedHoldsX(context, session, 0);
+    // suspended once more: the second note shows where it happened, after the cells before it
+    await suspend(session);
+    await again.close();
+    const third = await reopenedHoldsX(context, session, 1);
+    const column = await third.locator('main.conversation > article').evaluateAll((all) => all.map((a) => a.dataset.testid));
+    assert.deepEqual(column, ['turn', 'notice-turn', 'turn', 'notice-turn', 'turn']);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a session the idle timer suspended comes back with its variables when its page is opened again', async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await pageHoldingX(context);
+    const session = await sessionOf(page);
+    await page.close();
+    await suspended(session);
+    await reopenedHoldsX(context, session, 0);
+  } finally {
+    await context.close();
+  }
+});
+
+// Known gap (server side): the page's WebSocket keeps the Session object the suspension closed, so
+// the next cell on it is refused with "the session is closed" instead of resuming it. Marked todo
+// (run, not counted) until SessionSocket reopens a suspended session on use.
+test('a page left open while the idle timer suspends its session runs its next cell with its variables', {
+  todo: 'SessionSocket answers a suspended session\'s cell with "the session is closed"',
+}, async () => {
+  const context = await browser.newContext();
+  try {
+    const page = await pageHoldingX(context);
+    const session = await sessionOf(page);
+    await suspended(session);
+    await runAtOnce(page, 'x + 1');
+    const turn = page.getByTestId('turn').nth(1);
+    await turn.or(page.getByText(/Your cell was not run/)).first().waitFor({ timeout: 30000 }); // fails fast when refused
+    assert.equal(await page.getByText(/Your cell was not run/).count(), 0, await page.getByTestId('status').innerText());
+    await finished(turn);
+    assert.match(await outputs(turn, 'result').innerText(), /42/);
+    await page.getByTestId('notice-turn').filter({ hasText: /Session resumed from disk/ }).waitFor();
+  } finally {
+    await context.close();
+  }
+});
+
+test('where variables are not kept past idle, a fresh server conversation says so and why; on gVisor it says nothing', async () => {
+  const health = await (await fetch(BASE_URL + '/healthz')).json();
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE_URL + '/');
+    await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
+    if (health.idle.keeps_variables) {
+      await page.waitForTimeout(500);
+      assert.equal(await page.getByTestId('idle-note').count(), 0);
+    } else {
+      const note = page.getByTestId('idle-note');
+      await note.waitFor();
+      assert.match(await note.innerText(), /^Variables are kept while you work, not past idle: after .+ without use this session is closed, its variables and files with it\./);
+      assert.ok((await note.innerText()).includes(health.idle.why), 'the server\'s reason is given');
+    }
+
+    const runsc = await context.newPage();
+    await runsc.goto(server.url + '/');
+    await runsc.getByTestId('status').filter({ hasText: 'gVisor' }).waitFor({ timeout: 30000 });
+    await runsc.getByTestId('intro').waitFor();
+    await runsc.waitForTimeout(500);
+    assert.equal(await runsc.getByTestId('idle-note').count(), 0, 'on gVisor idle sessions keep their variables: nothing to warn of');
+  } finally {
+    await context.close();
+  }
+});
