@@ -112,12 +112,8 @@ test('a session the idle timer suspended comes back with its variables when its 
   }
 });
 
-// Known gap (server side): the page's WebSocket keeps the Session object the suspension closed, so
-// the next cell on it is refused with "the session is closed" instead of resuming it. Marked todo
-// (run, not counted) until SessionSocket reopens a suspended session on use.
-test('a page left open while the idle timer suspends its session runs its next cell with its variables', {
-  todo: 'SessionSocket answers a suspended session\'s cell with "the session is closed"',
-}, async () => {
+// The page's WebSocket stays open across the suspension: its next cell brings the session back.
+test('a page left open while the idle timer suspends its session runs its next cell with its variables', async () => {
   const context = await browser.newContext();
   try {
     const page = await pageHoldingX(context);
