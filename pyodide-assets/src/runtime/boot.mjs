@@ -7,9 +7,10 @@ const CODE_DIR = '/opt/codeinterp';
 
 let assetsArrived = null;
 /**
- * What the frame hands over before Pyodide loads: `files` (url -> bytes of the core's files and our
+ * What the frame hands over before Pyodide loads: `files` (url -> Blob of the core's files and our
  * Python sources, which the frame keeps across workers; a file missing here is fetched from its URL),
- * `snapshot` (a memory snapshot to boot from, or null) and `took` (the app's {step: ms} getting them).
+ * `snapshot` (a Blob of a kept memory snapshot to boot from, or null) and `took` (the app's
+ * {step: ms} getting them). Blobs, so that handing them over copies no bytes: this worker reads them.
  */
 const assets = new Promise((resolve) => {
   assetsArrived = resolve;
@@ -18,8 +19,8 @@ const assets = new Promise((resolve) => {
 /** The frame's `assets` message: init is waiting for it, so it is not queued. */
 export function receiveAssets(message) {
   assetsArrived({
-    files: new Map((message.files || []).map((file) => [file.url, file.bytes])),
-    snapshot: message.snapshot instanceof ArrayBuffer ? message.snapshot : null,
+    files: new Map((message.files || []).filter((file) => file.bytes instanceof Blob).map((file) => [file.url, file.bytes])),
+    snapshot: message.snapshot instanceof Blob ? message.snapshot : null,
     took: message.took && typeof message.took === 'object' ? message.took : {},
   });
 }
@@ -37,7 +38,7 @@ export function handedOver() {
 export async function pythonSources(runtimeURL, files) {
   const url = runtimeURL + 'python-sources.json';
   const handed = files.get(url);
-  return JSON.parse(handed ? new TextDecoder().decode(handed) : await fetchText(url));
+  return JSON.parse(handed ? await handed.text() : await fetchText(url));
 }
 
 /**
@@ -49,11 +50,11 @@ export async function pythonSources(runtimeURL, files) {
  */
 export async function pyodideModules(indexURL, files) {
   const load = (name) => {
-    const bytes = files.get(indexURL + name);
-    if (!bytes) {
+    const blob = files.get(indexURL + name);
+    if (!blob) {
       return import(indexURL + name);
     }
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' }));
+    const url = URL.createObjectURL(blob.slice(0, blob.size, 'text/javascript'));
     return import(url).finally(() => URL.revokeObjectURL(url));
   };
   const [main, glue] = await Promise.all([load('pyodide.mjs'), load('pyodide.asm.mjs')]);
@@ -62,7 +63,7 @@ export async function pyodideModules(indexURL, files) {
 
 /**
  * Loads Pyodide with `modules` (pyodideModules), answering its fetches of the big core files from
- * the bytes the frame handed over. `snapshot` (optional ArrayBuffer): boot from this memory snapshot
+ * the Blobs the frame handed over. `snapshot` (optional Uint8Array): boot from this memory snapshot
  * (snapshot.mjs) instead of starting the interpreter; `makeSnapshot`: load so that one can be taken
  * later. `timings.compile` gets the time WebAssembly instantiation took (compiling included).
  */
@@ -79,7 +80,7 @@ export async function startPyodide(config, modules, { snapshot = null, makeSnaps
       // Output outside cells (package loader chatter) goes to the console, never to the app.
       stdout: (text) => console.log(text),
       stderr: (text) => console.warn(text),
-      ...(snapshot ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
+      ...(snapshot ? { _loadSnapshot: snapshot } : {}),
       ...(makeSnapshot ? { _makeSnapshot: true } : {}),
     })]);
   } finally {
@@ -141,10 +142,10 @@ function serveAssets(bigAssets) {
   self.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     if (bigAssets.includes(url)) {
-      const bytes = (await assets).files.get(url);
-      if (bytes) {
+      const blob = (await assets).files.get(url);
+      if (blob) {
         const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-        return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
+        return new Response(blob, { status: 200, headers: { 'Content-Type': type } });
       }
     }
     return realFetch(input, init);

@@ -61,7 +61,7 @@
   // segment of runtimeURL), so a new build never boots an old one.
   const runtimeHash = (/\/([0-9a-f]{16})\/$/.exec(config.runtimeURL) || [])[1] || null;
   const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
-  let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
+  let snapshot = null; // Blob: the snapshot every worker of this frame boots from (snapshot-pages.mjs's layout)
   let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
   let snapshotTaken = false; // this frame started taking one already: at most one per frame
   let appKeepsSnapshots = false; // the app's `assets` said it keeps one (`snapshots: true`): only then is one taken
@@ -127,14 +127,14 @@
       return;
     }
     appKeepsSnapshots = m.snapshots === true;
-    if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
+    if (snapshotKey && m.snapshot instanceof Blob && m.snapshot.size > 0) {
       snapshot = m.snapshot;
       snapshotFromApp = true;
     }
     appTook = sanitizedTimings(m.took);
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
-      if (file && CORE_FILES.includes(file.url) && file.bytes instanceof ArrayBuffer) {
+      if (file && CORE_FILES.includes(file.url) && file.bytes instanceof Blob) {
         files.set(file.url, file.bytes);
       }
     }
@@ -155,7 +155,7 @@
 
   // ---- the worker ----------------------------------------------------------------------------
 
-  /** url -> ArrayBuffer of CORE_FILES, from the app or (BIG_ASSETS) fetched here; a missing one the worker fetches. */
+  /** url -> Blob of CORE_FILES, from the app or (BIG_ASSETS) fetched here; a missing one the worker fetches. */
   let bigAssets = null;
   function obtainBigAssets() {
     bigAssets ??= (assetsFromParent ? fromParent() : Promise.resolve(new Map())).then(async (given) => {
@@ -164,7 +164,7 @@
         try {
           const response = await fetch(url);
           if (response.ok) {
-            files.set(url, await response.arrayBuffer());
+            files.set(url, await response.blob());
           }
         } catch {
           // the worker tries again and reports what fails
@@ -220,7 +220,7 @@
     return started;
   }
 
-  /** Hands `target` the core's files (copied, not transferred: the next worker needs them too) and `withSnapshot`. */
+  /** Hands `target` the core's files and `withSnapshot` (Blobs: the next worker gets the same ones, and no bytes are copied). */
   function handAssets(target, withSnapshot) {
     obtainBigAssets().then((assets) => {
       target.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
@@ -431,9 +431,9 @@
     }
     source.terminate();
     snapshotWorker = null;
-    snapshot = m.bytes;
+    snapshot = new Blob([m.bytes]);
     snapshotFromApp = false;
-    // copied: we keep ours; `timings`: where that worker's start went (`snapshot`: taking it)
+    // the same Blob for the app to keep; `timings`: where that worker's start went (`snapshot`: taking it)
     toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot, timings: sanitizedTimings(m.timings) });
   }
 

@@ -177,7 +177,7 @@ async function snapshotOnly(modules, sources, timings, mark, at, begun) {
   }
   mark('snapshot', at);
   mark('total', begun);
-  post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
+  post({ kind: 'snapshot', bytes: snapshot, timings }, [snapshot]);
 }
 
 // ---- cells ---------------------------------------------------------------------------------
