@@ -62,15 +62,36 @@ export async function pyodideModules(indexURL, files) {
 }
 
 /**
+ * Starts compiling the core's WebAssembly from the Blob the frame handed over, so that it compiles
+ * while the worker imports Pyodide's modules and reads a snapshot rather than after. Resolves to a
+ * WebAssembly.Module, or is null when no core was handed over (Pyodide then fetches and compiles
+ * it itself); `timings.precompile` gets the time it took.
+ */
+export function compileCore(config, files, timings) {
+  const wasm = files.get(config.indexURL + 'pyodide.asm.wasm');
+  if (!wasm) {
+    return null;
+  }
+  const begun = performance.now();
+  const compiled = WebAssembly.compileStreaming(new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } }))
+    .finally(() => {
+      timings.precompile = Math.round(performance.now() - begun);
+    });
+  compiled.catch(() => {}); // reported where Pyodide instantiates it
+  return compiled;
+}
+
+/**
  * Loads Pyodide with `modules` (pyodideModules), answering its fetches of the big core files from
  * the Blobs the frame handed over. `snapshot` (optional Uint8Array): boot from this memory snapshot
  * (snapshot.mjs) instead of starting the interpreter; `makeSnapshot`: load so that one can be taken
- * later. `timings.compile` gets the time WebAssembly instantiation took (compiling included).
+ * later; `core` (optional): compileCore's promise, instantiated instead of compiling the core here.
+ * `timings.compile` gets the time WebAssembly instantiation took (compiling, or waiting for `core`, included).
  */
-export async function startPyodide(config, modules, { snapshot = null, makeSnapshot = false, timings = {} } = {}) {
+export async function startPyodide(config, modules, { snapshot = null, makeSnapshot = false, core = null, timings = {} } = {}) {
   const wasm = watchWasmFailure();
   const restoreFetch = serveAssets(config.bigAssets);
-  const restoreInstantiate = timeInstantiation(timings);
+  const restoreInstantiate = instantiateCore(core, timings);
   try {
     return await Promise.race([wasm.failed, modules.loadPyodide({
       indexURL: config.indexURL,
@@ -156,18 +177,24 @@ function serveAssets(bigAssets) {
 }
 
 /**
- * Measures WebAssembly.instantiateStreaming while Pyodide loads (compilation of the 9.2 MiB core,
- * which V8 compiles lazily, plus instantiation) into `timings.compile`, for the figures.
+ * While Pyodide loads, its WebAssembly.instantiateStreaming of the core instantiates `core` (the
+ * module compileCore compiled) when there is one, else compiles as usual; the time it takes
+ * (compilation of the 9.2 MiB core, which V8 compiles lazily, plus instantiation) goes into
+ * `timings.compile`, for the figures.
  */
-function timeInstantiation(timings) {
+function instantiateCore(core, timings) {
   const real = WebAssembly.instantiateStreaming;
   if (typeof real !== 'function') {
     return () => {};
   }
-  WebAssembly.instantiateStreaming = async (...args) => {
+  WebAssembly.instantiateStreaming = async (source, imports) => {
     const begun = performance.now();
     try {
-      return await real.apply(WebAssembly, args);
+      if (core) {
+        const module = await core;
+        return { module, instance: await WebAssembly.instantiate(module, imports) };
+      }
+      return await real.call(WebAssembly, source, imports);
     } finally {
       timings.compile = Math.round(performance.now() - begun);
     }

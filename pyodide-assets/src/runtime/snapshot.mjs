@@ -19,15 +19,23 @@ import { describe } from './errors.mjs';
 import { compact, expand } from './snapshot-pages.mjs';
 
 /**
- * Starts Pyodide from `kept` (a Blob made of what `takeSnapshot` gave). Rejects if it cannot be
- * read, is not whole, or does not load; `checkRestored` says whether it works. `timings.unpack`:
- * reading and expanding it.
+ * The snapshot in `kept` (a Blob made of what `takeSnapshot` gave) as Pyodide takes it, read while
+ * the worker imports Pyodide's modules. Rejects if it cannot be read or is not whole.
+ * `timings.unpack`: reading and expanding it.
  */
-export async function startFromSnapshot(config, modules, kept, timings) {
+export async function unpackSnapshot(kept, timings) {
   const begun = performance.now();
   const snapshot = expand(await kept.arrayBuffer());
   timings.unpack = Math.round(performance.now() - begun);
-  return startPyodide(config, modules, { snapshot, timings });
+  return snapshot;
+}
+
+/**
+ * Starts Pyodide from `unpacked` (unpackSnapshot's promise), instantiating `core` (compileCore's).
+ * Rejects if the snapshot could not be read or does not load; `checkRestored` says whether it works.
+ */
+export async function startFromSnapshot(config, modules, unpacked, core, timings) {
+  return startPyodide(config, modules, { snapshot: await unpacked, core, timings });
 }
 
 /**
