@@ -19,6 +19,7 @@
 //     and warm, and the local JavaScript worker's start (first JavaScript cell vs the next).
 //
 //   CODEINTERP_URL=http://127.0.0.1:8080 node bench-local.js
+//   BENCH_PARTS=plain,app (any of frame, plain, app, wasm, embed; default all) runs only those
 import { createServer } from 'node:http';
 import { launch, runCell, outputs, finished, BASE_URL } from './browser.js';
 import { openRuntime } from './local-runtime.js';
@@ -53,13 +54,24 @@ async function frameFirstResult(browser, context) {
   return { page, ms };
 }
 
-/** The app: a new conversation, click on Local, run `1+1` at once; until the result shows. */
-async function appFirstResult(context) {
+/**
+ * The app: a new conversation, click on Local, run `1+1` at once; until the result shows. The page
+ * opens in server mode (as a visit by someone who last used server mode), so the click is what
+ * starts local mode; with `saved` local mode (chosen on an earlier visit, so the app opens it as
+ * the page loads) it times navigation → result instead.
+ */
+async function appFirstResult(context, saved = 'server') {
   const page = await context.newPage();
+  await page.addInitScript((mode) => {
+    if (window.top === window) localStorage.setItem('codeinterp.mode', mode);
+  }, saved);
+  let begun = Date.now();
   await page.goto(BASE_URL + '/');
-  await page.getByTestId('mode-local').waitFor();
-  const begun = Date.now();
-  await page.getByTestId('mode-local').click();
+  if (saved === 'server') {
+    await page.getByTestId('mode-local').waitFor();
+    begun = Date.now();
+    await page.getByTestId('mode-local').click();
+  }
   const turn = await runCell(page, '1+1');
   await outputs(turn, 'result').waitFor({ timeout: 120000 });
   const ms = Date.now() - begun;
@@ -89,9 +101,14 @@ function storedSnapshot(page) {
       c.onsuccess = async () => {
         if (!c.result) return resolve(null);
         const { key, value } = c.result;
+        // kept: a Blob of its non-zero pages (snapshot-pages.mjs), whose header's second word is Pyodide's
+        // snapshot's length (builds before that kept the whole snapshot as an ArrayBuffer)
+        const whole = value.bytes instanceof ArrayBuffer;
+        const kept = whole ? new Blob([value.bytes]) : value.bytes;
+        const full = whole ? kept.size : new Uint32Array(await kept.slice(0, 8).arrayBuffer())[1];
         // what it would weigh on the wire, gzipped, were a server to serve it (the embed cannot keep one)
-        const gzipped = await new Response(new Blob([value.bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
-        resolve({ key, size: value.bytes.byteLength, gzip: gzipped.byteLength });
+        const gzipped = await new Response(kept.stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+        resolve({ key, size: kept.size, full, gzip: gzipped.byteLength });
       };
       c.onerror = () => resolve(null);
     };
@@ -206,10 +223,13 @@ async function javascriptStart(page) {
   });
 }
 
+const parts = new Set((process.env.BENCH_PARTS || 'frame,plain,app,wasm,embed').split(','));
 const browser = await launch();
 try {
+  let context;
   // ---- the runtime frame ----
-  let context = await browser.newContext();
+  if (parts.has('frame')) {
+  context = await browser.newContext();
   const wire = meter(context);
   const cold = await frameFirstResult(browser, context);
   await cold.page.close();
@@ -239,16 +259,21 @@ try {
   }
   console.log(`warm load on the wire: ${mib(warmTotal)} (${warmTotal} bytes: what the opaque-origin frame fetches itself is never cached)`);
   console.log(`runtime frame, JavaScript cell 1+1 (the first starts the JavaScript worker): ${jsTimes.join(' / ')} ms`);
+  }
 
   // ---- plain Pyodide, the yardstick ----
+  let plainWarm = [NaN];
+  if (parts.has('plain')) {
   context = await browser.newContext();
   const plainCold = await plainPyodide(context);
-  const plainWarm = [await plainPyodide(context), await plainPyodide(context)];
+  plainWarm = [await plainPyodide(context), await plainPyodide(context)];
   await context.close();
   console.log(`plain Pyodide (loadPyodide → runPython('1+1') in a page): cold ${plainCold.toFixed(0)} ms, `
     + `warm ${plainWarm.map((ms) => ms.toFixed(0)).join(' / ')} ms`);
+  }
 
   // ---- through the app: the first visit takes the snapshot, the next ones boot from it ----
+  if (parts.has('app')) {
   context = await browser.newContext();
   await watchReady(context);
   const appWire = meter(context);
@@ -269,6 +294,8 @@ try {
   const appWarmPaths = topPaths(appWire, 8);
   const appWarmAgain = await appFirstResult(context);
   await appWarmAgain.page.close();
+  const appReopened = await appFirstResult(context, 'local');
+  await appReopened.page.close();
   const uiTrips = [];
   for (let i = 0; i < 22; i++) {
     const begun = Date.now();
@@ -281,27 +308,35 @@ try {
   console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms (${appCold.ready?.boot} start), `
     + `warm cache ${appWarm.ms} / ${appWarmAgain.ms} ms (${appWarm.ready?.boot} / ${appWarmAgain.ready?.boot} start); `
     + `warm = ${(appWarm.ms / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
-  console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.size)} (${snapshot.size} bytes, ${mib(snapshot.gzip)} gzipped, key ${snapshot.key})` : 'none stored'}, `
+  console.log(`app reopened with local mode saved (it starts as the page loads), navigation → 1+1 result shown: ${appReopened.ms} ms `
+    + `(${appReopened.ready?.boot} start)`);
+  console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.full)} kept as its non-zero pages, ${mib(snapshot.size)} (${snapshot.size} bytes; `
+    + `${mib(snapshot.gzip)} gzipped, key ${snapshot.key})` : 'none stored'}, `
     + `taken in ${taken?.timings?.snapshot ?? '?'} ms by a background worker started after the first result`);
   console.log(`worker's start, ms (assets: until the core files and snapshot are handed over, of which the app's appfiles: its HTTP cache, appsnapshot: its IndexedDB; `
-    + `modules: Pyodide's ES modules imported; compile: WebAssembly.instantiateStreaming inside loadPyodide; start/restore: loadPyodide; `
+    + `modules: Pyodide's ES modules imported; start/restore: loadPyodide, of which compile: WebAssembly.instantiateStreaming, `
+    + `and before a restore, unpack: reading the kept snapshot and expanding its pages; `
     + `host: our sources + import; check: the check cell after a restore; total: to ready)`);
   console.log(`  cold: ${steps(appCold.ready)}`);
   console.log(`  background snapshot worker: ${steps(taken)}`);
-  console.log(`  warm: ${steps(appWarm.ready)} | ${steps(appWarmAgain.ready)}`);
+  console.log(`  warm: ${steps(appWarm.ready)} | ${steps(appWarmAgain.ready)} | reopened: ${steps(appReopened.ready)}`);
   console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)} (${appWarmBytes} bytes); warm, the largest:`);
   console.log(appWarmPaths);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
+  }
 
   // ---- WebAssembly compilation and Chromium's code cache ----
+  if (parts.has('wasm')) {
   context = await browser.newContext();
   const wasm = await wasmCompilation(context);
   await context.close();
   console.log(`WebAssembly, the core (${BASE_URL}): compileStreaming from the HTTP cache in a page of our origin, three loads: `
     + `${wasm.streamed.join(' / ')} ms; compile(bytes), which no cache serves: ${wasm.compile} ms; `
     + `the compiled module posted to the opaque-origin frame: ${wasm.posted}`);
+  }
 
   // ---- the embed widget, runtime: 'browser', on a page of another origin ----
+  if (parts.has('embed')) {
   const host = createServer((req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><script src="${BASE_URL}/embed.js"></script></head>`
@@ -325,6 +360,7 @@ try {
       + `${embedWarmAgain.toFixed(0)} ms; on the wire: cold ${mib(embedColdBytes)}, warm ${mib(embedWarmBytes)}`);
   } finally {
     await new Promise((resolve) => host.close(resolve));
+  }
   }
 } finally {
   await browser.close();

@@ -30,12 +30,12 @@ rt.answerAssets = async (urls) => {
   const files = (await Promise.all(wanted.map(async (url) => {
     try {
       const r = await fetch(url, { credentials: 'omit' });
-      return r.ok ? { url, bytes: await r.arrayBuffer() } : null;
+      return r.ok ? { url, bytes: await r.blob() } : null;
     } catch {
       return null;
     }
   }))).filter(Boolean);
-  rt.send({ type: 'assets', files }, files.map((f) => f.bytes));
+  rt.send({ type: 'assets', files });
 };
 window.addEventListener('message', (e) => {
   if (!frame || e.source !== frame.contentWindow) return;

@@ -31,7 +31,7 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
 const RUNTIME_FILES = ['runtime.html', 'javascript.js', 'cells.js', 'workspace.js', 'runtime.js',
-  'worker.mjs', 'replies.js', 'input-replies.mjs', 'boot.mjs', 'snapshot.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs',
+  'worker.mjs', 'replies.js', 'input-replies.mjs', 'boot.mjs', 'snapshot.mjs', 'snapshot-pages.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs',
   'errors.mjs', 'pyodide_host.py', 'js-worker.js'];
 const RUNNER_PACKAGE = basename(runnerDir);
 

@@ -60,59 +60,78 @@ async function cell(page, code) {
 }
 
 /**
- * The page's view of the app's snapshot store: `op` 'list' resolves to [{key, size, magic}];
- * 'search' to [whether the text `arg` is in it]; 'edit' applies `arg` ({key, newKey, zero: [from,
- * to], build: true, zeroHeapAfter: bytes, rename: [text, same-length text]}) to the record under
- * `key` (the heap starts at the offset in the header's second word).
+ * The page's view of the app's snapshot store, read and written with the runtime's own page codec
+ * (snapshot-pages.mjs: the store keeps a Blob of the snapshot's non-zero pages): `op` 'list'
+ * resolves to [{key, size (kept bytes), magic (Pyodide's, in the expanded snapshot)}]; 'search' to
+ * [whether the text `arg` is in the snapshot]; 'edit' applies `arg` ({key, newKey, zero: [from,
+ * to], build: true, zeroHeapAfter: bytes, rename: [text, same-length text], truncate: bytes}) to
+ * the record under `key`: all but `truncate` to Pyodide's snapshot (its heap starts at the offset in
+ * the header's second word), `truncate` cuts that many bytes off the end of what is kept.
  */
 function store(page, op, arg = null) {
-  return page.evaluate(([op, arg]) => new Promise((resolve, reject) => {
-    const r = indexedDB.open('codeinterp-snapshots', 1);
-    r.onupgradeneeded = () => r.result.createObjectStore('snapshots');
-    r.onerror = () => reject(r.error);
-    r.onsuccess = () => {
-      const db = r.result;
-      const tx = db.transaction('snapshots', op === 'list' ? 'readonly' : 'readwrite');
-      const snapshots = tx.objectStore('snapshots');
-      const out = [];
+  return page.evaluate(async ([op, arg]) => {
+    const runtimeURL = /"runtimeURL":"([^"]+)"/.exec(await (await fetch('/local/runtime.html')).text())[1];
+    const { compact, expand } = await import(runtimeURL + 'snapshot-pages.mjs');
+    const db = await new Promise((resolve, reject) => {
+      const r = indexedDB.open('codeinterp-snapshots', 1);
+      r.onupgradeneeded = () => r.result.createObjectStore('snapshots');
+      r.onerror = () => reject(r.error);
+      r.onsuccess = () => resolve(r.result);
+    });
+    const inStore = (mode, use) => new Promise((resolve, reject) => {
+      const tx = db.transaction('snapshots', mode);
+      const result = use(tx.objectStore('snapshots'));
+      tx.oncomplete = () => resolve(result);
+      tx.onerror = () => reject(tx.error);
+    });
+    const records = await inStore('readonly', (snapshots) => {
+      const all = [];
       const cursor = snapshots.openCursor();
       cursor.onsuccess = () => {
-        const c = cursor.result;
-        if (!c) return;
-        const bytes = new Uint8Array(c.value.bytes);
-        if (op === 'list') {
-          out.push({ key: c.key, size: bytes.length, magic: new Uint32Array(c.value.bytes, 0, 1)[0] });
-        } else if (op === 'search') {
-          const needle = new TextEncoder().encode(arg);
-          let found = false;
-          for (let i = bytes.indexOf(needle[0]); i >= 0 && !found; i = bytes.indexOf(needle[0], i + 1)) {
-            found = needle.every((b, j) => bytes[i + j] === b);
-          }
-          out.push(found);
-        } else if (op === 'edit' && c.key === arg.key) {
-          if (arg.zero) bytes.fill(0, arg.zero[0], arg.zero[1]);
-          if (arg.build) bytes.fill(0x5a, 16, 48); // another Pyodide build's id
-          const heap = new Uint32Array(c.value.bytes, 0, 2)[1];
-          if (arg.zeroHeapAfter) bytes.fill(0, heap + arg.zeroHeapAfter);
-          if (arg.rename) { // every copy of one text in the heap, as a stray write would leave it
-            const [from, to] = arg.rename.map((text) => new TextEncoder().encode(text));
-            for (let i = bytes.indexOf(from[0], heap); i >= 0; i = bytes.indexOf(from[0], i + 1)) {
-              if (from.every((b, j) => bytes[i + j] === b)) bytes.set(to, i);
-            }
-          }
-          if (arg.newKey) {
-            c.delete();
-            snapshots.put({ bytes: bytes.buffer, stored: Date.now() }, arg.newKey);
-          } else {
-            c.update({ bytes: bytes.buffer, stored: Date.now() });
+        if (cursor.result) {
+          all.push({ key: cursor.result.key, kept: cursor.result.value.bytes });
+          cursor.result.continue();
+        }
+      };
+      return all;
+    });
+    const out = [];
+    for (const { key, kept } of records) {
+      if (op === 'list') { // a damaged record (not yet dropped) lists with magic null
+        const magic = await kept.arrayBuffer().then((bytes) => new Uint32Array(expand(bytes).buffer, 0, 1)[0], () => null);
+        out.push({ key, size: kept.size, magic });
+        continue;
+      }
+      const snapshot = expand(await kept.arrayBuffer());
+      if (op === 'search') {
+        const needle = new TextEncoder().encode(arg);
+        let found = false;
+        for (let i = snapshot.indexOf(needle[0]); i >= 0 && !found; i = snapshot.indexOf(needle[0], i + 1)) {
+          found = needle.every((b, j) => snapshot[i + j] === b);
+        }
+        out.push(found);
+      } else if (op === 'edit' && key === arg.key) {
+        if (arg.zero) snapshot.fill(0, arg.zero[0], arg.zero[1]);
+        if (arg.build) snapshot.fill(0x5a, 16, 48); // another Pyodide build's id
+        const heap = new Uint32Array(snapshot.buffer, 0, 2)[1];
+        if (arg.zeroHeapAfter) snapshot.fill(0, heap + arg.zeroHeapAfter);
+        if (arg.rename) { // every copy of one text in the heap, as a stray write would leave it
+          const [from, to] = arg.rename.map((text) => new TextEncoder().encode(text));
+          for (let i = snapshot.indexOf(from[0], heap); i >= 0; i = snapshot.indexOf(from[0], i + 1)) {
+            if (from.every((b, j) => snapshot[i + j] === b)) snapshot.set(to, i);
           }
         }
-        c.continue();
-      };
-      tx.oncomplete = () => { db.close(); resolve(out); };
-      tx.onerror = () => reject(tx.error);
-    };
-  }), [op, arg]);
+        let edited = new Blob([compact(snapshot)]);
+        if (arg.truncate) edited = edited.slice(0, edited.size - arg.truncate);
+        await inStore('readwrite', (snapshots) => {
+          snapshots.delete(key);
+          snapshots.put({ bytes: edited, stored: Date.now() }, arg.newKey || key);
+        });
+      }
+    }
+    db.close();
+    return out;
+  }, [op, arg]);
 }
 
 /** Waits until the store holds one valid snapshot (under a key other than `not`); resolves to its record. */
@@ -190,7 +209,7 @@ test('two sessions booted from one snapshot draw different random numbers', asyn
   }
 });
 
-test('a corrupted snapshot and a stale one are dropped: Python starts normally and keeps a fresh one', async () => {
+test('a corrupted, a truncated and a stale snapshot are dropped: Python starts normally and keeps a fresh one', async () => {
   const { context } = await localContext();
   try {
     let { page } = await visit(context);
@@ -208,6 +227,20 @@ test('a corrupted snapshot and a stale one are dropped: Python starts normally a
     await next.page.close();
     next = await visit(context);
     assert.equal(next.boot, 'snapshot', 'the fresh snapshot replaced the corrupted one');
+
+    // cut short: the kept pages end before their index says (as a record written in part would)
+    await store(next.page, 'edit', { key, truncate: 1000 });
+    await next.page.close();
+    next = await visit(context);
+    assert.equal(next.boot, 'fresh');
+    const seen = await next.page.evaluate(() => window.testSnapshots);
+    assert.equal(seen[0].type, 'snapshotDropped', JSON.stringify(seen));
+    assert.match(seen[0].reason, /truncated/);
+    assert.equal(await cell(next.page, 'print(3 + 3)'), '6');
+    await storedSnapshot(next.page);
+    await next.page.close();
+    next = await visit(context);
+    assert.equal(next.boot, 'snapshot', 'the fresh snapshot replaced the truncated one');
 
     // stale: made by another Pyodide build (Pyodide checks its build id)
     await store(next.page, 'edit', { key, build: true });

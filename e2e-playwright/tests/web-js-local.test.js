@@ -127,7 +127,7 @@ test('the host holds posts until the frame speaks, takes only the frame\'s messa
   assert.ok(result.keptCopied, 'a buffer not transferred stays usable');
 }));
 
-test('the host answers fetchAssets itself with the allowed files, transferred, and the app never sees it', () => withPage(async ({ page, load, serve }) => {
+test('the host answers fetchAssets itself with the allowed files, as Blobs, and the app never sees it', () => withPage(async ({ page, load, serve }) => {
   serve('/frame-under-test.html', (route) => route.fulfill(htmlPage(FRAME)));
   serve('/pyodide/v/big.wasm', (route) => route.fulfill({ body: Buffer.alloc(1000, 1) }));
   serve('/pyodide/v/missing.zip', (route) => route.fulfill({ status: 404, body: '' }));
@@ -145,10 +145,10 @@ test('the host answers fetchAssets itself with the allowed files, transferred, a
         const assets = frame.contentWindow.got.find((m) => m.type === 'assets');
         if (assets) {
           clearInterval(wait);
-          resolve({ files: assets.files.map((f) => [f.url.replace(location.origin, ''), f.bytes.byteLength]), received });
+          resolve({ files: assets.files.map((f) => [f.url.replace(location.origin, ''), String(f.bytes), f.bytes.size]), received });
         }
       }, 20);
     });
   }));
-  assert.deepEqual(result, { files: [['/pyodide/v/big.wasm', 1000]], received: [] });
+  assert.deepEqual(result, { files: [['/pyodide/v/big.wasm', '[object Blob]', 1000]], received: [] });
 }));

@@ -7,9 +7,10 @@ const CODE_DIR = '/opt/codeinterp';
 
 let assetsArrived = null;
 /**
- * What the frame hands over before Pyodide loads: `files` (url -> bytes of the core's files and our
+ * What the frame hands over before Pyodide loads: `files` (url -> Blob of the core's files and our
  * Python sources, which the frame keeps across workers; a file missing here is fetched from its URL),
- * `snapshot` (a memory snapshot to boot from, or null) and `took` (the app's {step: ms} getting them).
+ * `snapshot` (a Blob of a kept memory snapshot to boot from, or null) and `took` (the app's
+ * {step: ms} getting them). Blobs, so that handing them over copies no bytes: this worker reads them.
  */
 const assets = new Promise((resolve) => {
   assetsArrived = resolve;
@@ -18,8 +19,8 @@ const assets = new Promise((resolve) => {
 /** The frame's `assets` message: init is waiting for it, so it is not queued. */
 export function receiveAssets(message) {
   assetsArrived({
-    files: new Map((message.files || []).map((file) => [file.url, file.bytes])),
-    snapshot: message.snapshot instanceof ArrayBuffer ? message.snapshot : null,
+    files: new Map((message.files || []).filter((file) => file.bytes instanceof Blob).map((file) => [file.url, file.bytes])),
+    snapshot: message.snapshot instanceof Blob ? message.snapshot : null,
     took: message.took && typeof message.took === 'object' ? message.took : {},
   });
 }
@@ -37,7 +38,7 @@ export function handedOver() {
 export async function pythonSources(runtimeURL, files) {
   const url = runtimeURL + 'python-sources.json';
   const handed = files.get(url);
-  return JSON.parse(handed ? new TextDecoder().decode(handed) : await fetchText(url));
+  return JSON.parse(handed ? await handed.text() : await fetchText(url));
 }
 
 /**
@@ -49,11 +50,11 @@ export async function pythonSources(runtimeURL, files) {
  */
 export async function pyodideModules(indexURL, files) {
   const load = (name) => {
-    const bytes = files.get(indexURL + name);
-    if (!bytes) {
+    const blob = files.get(indexURL + name);
+    if (!blob) {
       return import(indexURL + name);
     }
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' }));
+    const url = URL.createObjectURL(blob.slice(0, blob.size, 'text/javascript'));
     return import(url).finally(() => URL.revokeObjectURL(url));
   };
   const [main, glue] = await Promise.all([load('pyodide.mjs'), load('pyodide.asm.mjs')]);
@@ -61,15 +62,36 @@ export async function pyodideModules(indexURL, files) {
 }
 
 /**
- * Loads Pyodide with `modules` (pyodideModules), answering its fetches of the big core files from
- * the bytes the frame handed over. `snapshot` (optional ArrayBuffer): boot from this memory snapshot
- * (snapshot.mjs) instead of starting the interpreter; `makeSnapshot`: load so that one can be taken
- * later. `timings.compile` gets the time WebAssembly instantiation took (compiling included).
+ * Starts compiling the core's WebAssembly from the Blob the frame handed over, so that it compiles
+ * while the worker imports Pyodide's modules and reads a snapshot rather than after. Resolves to a
+ * WebAssembly.Module, or is null when no core was handed over (Pyodide then fetches and compiles
+ * it itself); `timings.precompile` gets the time it took.
  */
-export async function startPyodide(config, modules, { snapshot = null, makeSnapshot = false, timings = {} } = {}) {
+export function compileCore(config, files, timings) {
+  const wasm = files.get(config.indexURL + 'pyodide.asm.wasm');
+  if (!wasm) {
+    return null;
+  }
+  const begun = performance.now();
+  const compiled = WebAssembly.compileStreaming(new Response(wasm, { headers: { 'Content-Type': 'application/wasm' } }))
+    .finally(() => {
+      timings.precompile = Math.round(performance.now() - begun);
+    });
+  compiled.catch(() => {}); // reported where Pyodide instantiates it
+  return compiled;
+}
+
+/**
+ * Loads Pyodide with `modules` (pyodideModules), answering its fetches of the big core files from
+ * the Blobs the frame handed over. `snapshot` (optional Uint8Array): boot from this memory snapshot
+ * (snapshot.mjs) instead of starting the interpreter; `makeSnapshot`: load so that one can be taken
+ * later; `core` (optional): compileCore's promise, instantiated instead of compiling the core here.
+ * `timings.compile` gets the time WebAssembly instantiation took (compiling, or waiting for `core`, included).
+ */
+export async function startPyodide(config, modules, { snapshot = null, makeSnapshot = false, core = null, timings = {} } = {}) {
   const wasm = watchWasmFailure();
   const restoreFetch = serveAssets(config.bigAssets);
-  const restoreInstantiate = timeInstantiation(timings);
+  const restoreInstantiate = instantiateCore(core, timings);
   try {
     return await Promise.race([wasm.failed, modules.loadPyodide({
       indexURL: config.indexURL,
@@ -79,7 +101,7 @@ export async function startPyodide(config, modules, { snapshot = null, makeSnaps
       // Output outside cells (package loader chatter) goes to the console, never to the app.
       stdout: (text) => console.log(text),
       stderr: (text) => console.warn(text),
-      ...(snapshot ? { _loadSnapshot: new Uint8Array(snapshot) } : {}),
+      ...(snapshot ? { _loadSnapshot: snapshot } : {}),
       ...(makeSnapshot ? { _makeSnapshot: true } : {}),
     })]);
   } finally {
@@ -141,10 +163,10 @@ function serveAssets(bigAssets) {
   self.fetch = async (input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     if (bigAssets.includes(url)) {
-      const bytes = (await assets).files.get(url);
-      if (bytes) {
+      const blob = (await assets).files.get(url);
+      if (blob) {
         const type = url.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-        return new Response(bytes, { status: 200, headers: { 'Content-Type': type } });
+        return new Response(blob, { status: 200, headers: { 'Content-Type': type } });
       }
     }
     return realFetch(input, init);
@@ -155,18 +177,24 @@ function serveAssets(bigAssets) {
 }
 
 /**
- * Measures WebAssembly.instantiateStreaming while Pyodide loads (compilation of the 9.2 MiB core,
- * which V8 compiles lazily, plus instantiation) into `timings.compile`, for the figures.
+ * While Pyodide loads, its WebAssembly.instantiateStreaming of the core instantiates `core` (the
+ * module compileCore compiled) when there is one, else compiles as usual; the time it takes
+ * (compilation of the 9.2 MiB core, which V8 compiles lazily, plus instantiation) goes into
+ * `timings.compile`, for the figures.
  */
-function timeInstantiation(timings) {
+function instantiateCore(core, timings) {
   const real = WebAssembly.instantiateStreaming;
   if (typeof real !== 'function') {
     return () => {};
   }
-  WebAssembly.instantiateStreaming = async (...args) => {
+  WebAssembly.instantiateStreaming = async (source, imports) => {
     const begun = performance.now();
     try {
-      return await real.apply(WebAssembly, args);
+      if (core) {
+        const module = await core;
+        return { module, instance: await WebAssembly.instantiate(module, imports) };
+      }
+      return await real.call(WebAssembly, source, imports);
     } finally {
       timings.compile = Math.round(performance.now() - begun);
     }

@@ -50,6 +50,12 @@
   // with them Pyodide's two modules and our Python sources (CORE_FILES), which the worker
   // otherwise fetches itself.
   const BIG_ASSETS = ['pyodide.asm.wasm', 'python_stdlib.zip'].map((name) => config.indexURL + name);
+  // The Python worker's modules, all of them (tests/runtime-modules.test.js holds the list to the
+  // imports): its bootstrap starts fetching them at once, where importing worker.mjs alone would
+  // find them level by level, a round trip each (the frame's fetches are never cached); 70-250 ms
+  // of a return visit here.
+  const WORKER_MODULES = ['worker.mjs', 'boot.mjs', 'errors.mjs', 'input-replies.mjs', 'packages.mjs', 'snapshot.mjs',
+    'snapshot-pages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs'];
   const CORE_FILES = [...BIG_ASSETS, config.indexURL + 'pyodide.mjs', config.indexURL + 'pyodide.asm.mjs',
     config.runtimeURL + 'python-sources.json'];
   config.bigAssets = BIG_ASSETS;
@@ -61,7 +67,7 @@
   // segment of runtimeURL), so a new build never boots an old one.
   const runtimeHash = (/\/([0-9a-f]{16})\/$/.exec(config.runtimeURL) || [])[1] || null;
   const snapshotKey = assetsFromParent && runtimeHash ? `${config.pyodideVersion}/${runtimeHash}` : null;
-  let snapshot = null; // ArrayBuffer: the snapshot every worker of this frame boots from
+  let snapshot = null; // Blob: the snapshot every worker of this frame boots from (snapshot-pages.mjs's layout)
   let snapshotFromApp = false; // `snapshot` is the one the app kept (else: taken here)
   let snapshotTaken = false; // this frame started taking one already: at most one per frame
   let appKeepsSnapshots = false; // the app's `assets` said it keeps one (`snapshots: true`): only then is one taken
@@ -127,14 +133,14 @@
       return;
     }
     appKeepsSnapshots = m.snapshots === true;
-    if (snapshotKey && m.snapshot instanceof ArrayBuffer && m.snapshot.byteLength > 0) {
+    if (snapshotKey && m.snapshot instanceof Blob && m.snapshot.size > 0) {
       snapshot = m.snapshot;
       snapshotFromApp = true;
     }
     appTook = sanitizedTimings(m.took);
     const files = new Map();
     for (const file of Array.isArray(m.files) ? m.files : []) {
-      if (file && CORE_FILES.includes(file.url) && file.bytes instanceof ArrayBuffer) {
+      if (file && CORE_FILES.includes(file.url) && file.bytes instanceof Blob) {
         files.set(file.url, file.bytes);
       }
     }
@@ -155,7 +161,7 @@
 
   // ---- the worker ----------------------------------------------------------------------------
 
-  /** url -> ArrayBuffer of CORE_FILES, from the app or (BIG_ASSETS) fetched here; a missing one the worker fetches. */
+  /** url -> Blob of CORE_FILES, from the app or (BIG_ASSETS) fetched here; a missing one the worker fetches. */
   let bigAssets = null;
   function obtainBigAssets() {
     bigAssets ??= (assetsFromParent ? fromParent() : Promise.resolve(new Map())).then(async (given) => {
@@ -164,7 +170,7 @@
         try {
           const response = await fetch(url);
           if (response.ok) {
-            files.set(url, await response.arrayBuffer());
+            files.set(url, await response.blob());
           }
         } catch {
           // the worker tries again and reports what fails
@@ -199,7 +205,10 @@
   // Pyodide refuses classic workers (it tests whether importScripts works); nothing here needs
   // importScripts, so it fails as it does in a module worker.
   self.importScripts = () => { throw new TypeError('importScripts() is not available here'); };
-  import(${JSON.stringify(config.runtimeURL + 'worker.mjs')}).then((m) => m.start(early), (e) => {
+  for (const url of ${JSON.stringify(WORKER_MODULES.slice(1).map((name) => config.runtimeURL + name))}) {
+    import(url).catch(() => {}); // fetched now; a failure shows where worker.mjs imports it
+  }
+  import(${JSON.stringify(config.runtimeURL + WORKER_MODULES[0])}).then((m) => m.start(early), (e) => {
     self.postMessage({ kind: 'fatal', message: 'the worker module could not be loaded: ' + e });
   });
 })();
@@ -220,7 +229,7 @@
     return started;
   }
 
-  /** Hands `target` the core's files (copied, not transferred: the next worker needs them too) and `withSnapshot`. */
+  /** Hands `target` the core's files and `withSnapshot` (Blobs: the next worker gets the same ones, and no bytes are copied). */
   function handAssets(target, withSnapshot) {
     obtainBigAssets().then((assets) => {
       target.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
@@ -431,9 +440,9 @@
     }
     source.terminate();
     snapshotWorker = null;
-    snapshot = m.bytes;
+    snapshot = new Blob([m.bytes]);
     snapshotFromApp = false;
-    // copied: we keep ours; `timings`: where that worker's start went (`snapshot`: taking it)
+    // the same Blob for the app to keep; `timings`: where that worker's start went (`snapshot`: taking it)
     toApp({ type: 'snapshot', key: snapshotKey, bytes: snapshot, timings: sanitizedTimings(m.timings) });
   }
 

@@ -10,14 +10,32 @@
 // the wasm memory only: the file system (the stdlib, our sources, the workspace) is JavaScript
 // state and is put back after a restore as after a start. Pyodide checks its own build id in the
 // snapshot; the frame and the app key it by Pyodide version and runtime hash besides, so a new
-// build never even offers an old one.
+// build never even offers an old one. It is kept and handed over as a Blob of its non-zero pages
+// (snapshot-pages.mjs): the Blob crosses postMessage without its bytes being copied, and only
+// this worker reads it.
 
 import { startPyodide } from './boot.mjs';
 import { describe } from './errors.mjs';
+import { compact, expand } from './snapshot-pages.mjs';
 
-/** Starts Pyodide from `snapshot` (an ArrayBuffer). Rejects if it does not load; `checkRestored` says whether it works. */
-export function startFromSnapshot(config, modules, snapshot, timings) {
-  return startPyodide(config, modules, { snapshot, timings });
+/**
+ * The snapshot in `kept` (a Blob made of what `takeSnapshot` gave) as Pyodide takes it, read while
+ * the worker imports Pyodide's modules. Rejects if it cannot be read or is not whole.
+ * `timings.unpack`: reading and expanding it.
+ */
+export async function unpackSnapshot(kept, timings) {
+  const begun = performance.now();
+  const snapshot = expand(await kept.arrayBuffer());
+  timings.unpack = Math.round(performance.now() - begun);
+  return snapshot;
+}
+
+/**
+ * Starts Pyodide from `unpacked` (unpackSnapshot's promise), instantiating `core` (compileCore's).
+ * Rejects if the snapshot could not be read or does not load; `checkRestored` says whether it works.
+ */
+export async function startFromSnapshot(config, modules, unpacked, core, timings) {
+  return startPyodide(config, modules, { snapshot: await unpacked, core, timings });
 }
 
 /**
@@ -45,10 +63,10 @@ export function checkRestored(hostModule) {
   }
 }
 
-/** The snapshot of `pyodide` (loaded with makeSnapshot, host module imported, no cell run), or null if it cannot be made. */
+/** The snapshot of `pyodide` (loaded with makeSnapshot, host module imported, no cell run) as an ArrayBuffer of its non-zero pages, or null if it cannot be made. */
 export function takeSnapshot(pyodide) {
   try {
-    return pyodide.makeMemorySnapshot();
+    return compact(pyodide.makeMemorySnapshot());
   } catch (error) {
     console.warn('no memory snapshot:', describe(error));
     return null;

@@ -12,12 +12,12 @@
 // the frame terminating this worker. Replies use `kind` (the frame's vocabulary); runner events
 // go out as the runner-protocol lines the frame forwards to the app.
 
-import { handedOver, installPythonSources, pyodideModules, pythonSources, receiveAssets, releaseAssets, routeFdOutput,
-  startPyodide } from './boot.mjs';
+import { compileCore, handedOver, installPythonSources, pyodideModules, pythonSources, receiveAssets, releaseAssets,
+  routeFdOutput, startPyodide } from './boot.mjs';
 import { describe } from './errors.mjs';
 import { InputReplies } from './input-replies.mjs';
 import { Packages } from './packages.mjs';
-import { checkRestored, startFromSnapshot, takeSnapshot } from './snapshot.mjs';
+import { checkRestored, startFromSnapshot, takeSnapshot, unpackSnapshot } from './snapshot.mjs';
 import { WORKSPACE, WorkspaceFs } from './workspace-fs.mjs';
 
 let config = null;
@@ -85,19 +85,23 @@ async function init(message) {
     for (const [name, ms] of Object.entries(handed.took)) {
       timings['app' + name] = ms; // the app's share of `assets`: its HTTP cache, its IndexedDB
     }
+    // the core compiles and the snapshot is read while Pyodide's modules are imported
+    const core = compileCore(config, handed.files, timings);
+    const unpacked = handed.snapshot ? unpackSnapshot(handed.snapshot, timings) : null;
+    unpacked?.catch(() => {}); // reported where awaited
     const sources = early ? early.sources : pythonSources(config.runtimeURL, handed.files);
     sources.catch(() => {});
     const modules = await (early ? early.modules : pyodideModules(config.indexURL, handed.files));
     at = mark('modules', at);
     if (message.role === 'snapshot') {
-      await snapshotOnly(modules, await sources, timings, mark, at, begun);
+      await snapshotOnly(modules, core, await sources, timings, mark, at, begun);
       return;
     }
     let restored = false;
     let hostModule = null;
     if (handed.snapshot) {
       try {
-        pyodide = await startFromSnapshot(config, modules, handed.snapshot, timings);
+        pyodide = await startFromSnapshot(config, modules, unpacked, core, timings);
         at = mark('restore', at);
         hostModule = setUp(await sources, true);
         at = mark('host', at);
@@ -112,7 +116,7 @@ async function init(message) {
         return;
       }
     } else {
-      pyodide = await startPyodide(config, modules, { timings });
+      pyodide = await startPyodide(config, modules, { core, timings });
       at = mark('start', at);
       hostModule = setUp(await sources, false);
       at = mark('host', at);
@@ -162,8 +166,8 @@ function setUp(sources, restored) {
  * workspace file and runs no cell, so nothing of the user's can be in it; the frame terminates it
  * once it has the bytes (or gives up on a `fatal`).
  */
-async function snapshotOnly(modules, sources, timings, mark, at, begun) {
-  const taker = await startPyodide(config, modules, { makeSnapshot: true, timings });
+async function snapshotOnly(modules, core, sources, timings, mark, at, begun) {
+  const taker = await startPyodide(config, modules, { makeSnapshot: true, core, timings });
   at = mark('start', at);
   installPythonSources(taker, sources);
   taker.FS.mkdirTree(WORKSPACE);
@@ -177,7 +181,7 @@ async function snapshotOnly(modules, sources, timings, mark, at, begun) {
   }
   mark('snapshot', at);
   mark('total', begun);
-  post({ kind: 'snapshot', bytes: snapshot.buffer, timings }, [snapshot.buffer]);
+  post({ kind: 'snapshot', bytes: snapshot, timings }, [snapshot]);
 }
 
 // ---- cells ---------------------------------------------------------------------------------

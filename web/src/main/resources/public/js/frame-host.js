@@ -54,7 +54,7 @@ export function connect(frame, receive, keepSnapshot = false) {
     if (snapshotKey === null || fields.key !== snapshotKey) {
       return;
     }
-    if (fields.type === 'snapshot' && bytes instanceof ArrayBuffer) {
+    if (fields.type === 'snapshot' && bytes instanceof Blob) {
       storeSnapshot(snapshotKey, bytes);
     } else if (fields.type === 'snapshotDropped') {
       dropSnapshot(snapshotKey);
@@ -99,10 +99,11 @@ export function wantedAssets(urls, origin) {
 
 /**
  * Fetches the wanted files from our own HTTP cache (an opaque-origin frame's own fetches are never
- * cached) without credentials, and answers with one `assets` message whose buffers are
- * transferred; files that fail are left out, and the frame fetches those itself. With
- * `snapshotKey`, the snapshot kept under it (if any) goes along as `snapshot`. `took` says how
- * long the files and the snapshot took here, in ms (for the figures).
+ * cached) without credentials, and answers with one `assets` message of Blobs; files that fail
+ * are left out, and the frame fetches those itself. With `snapshotKey`, the snapshot kept under it
+ * (a Blob, if any) goes along as `snapshot`. `took` says how long the files and the snapshot took
+ * here, in ms (for the figures). Blobs: no byte is read or copied here, only the frame's worker
+ * reads them (a cached response's `blob()` took half the time of its `arrayBuffer()` here).
  */
 function answerAssets(frame, urls, snapshotKey) {
   const begun = performance.now();
@@ -112,12 +113,12 @@ function answerAssets(frame, urls, snapshotKey) {
   });
   const snapshot = timed('snapshot', snapshotKey ? loadSnapshot(snapshotKey) : Promise.resolve(null));
   const fetched = wantedAssets(urls, location.origin).map((url) => fetch(url, { credentials: 'omit', redirect: 'error' })
-    .then((response) => (response.ok ? response.arrayBuffer() : null))
+    .then((response) => (response.ok ? response.blob() : null))
     .then((bytes) => (bytes ? { url, bytes } : null), () => null));
   Promise.all([timed('files', Promise.all(fetched)), snapshot]).then(([got, kept]) => {
     const files = got.filter((file) => file);
     // snapshots: we keep one (without this the frame never takes one)
     const message = { type: 'assets', files, snapshots: snapshotKey !== null, took, ...(kept ? { snapshot: kept } : {}) };
-    frame.contentWindow?.postMessage(message, '*', [...files.map((file) => file.bytes), ...(kept ? [kept] : [])]);
+    frame.contentWindow?.postMessage(message, '*');
   });
 }

@@ -4,6 +4,11 @@
 // storing one deletes every other, so a new build's snapshot replaces the old one. It holds an
 // interpreter taken before any cell ran: no user data. Failures only cost the fast start: every
 // function here resolves (to null when there is nothing) and never throws at the caller.
+//
+// The snapshot is a Blob (the frame's worker made it and is the only one that reads it): IndexedDB
+// gives a Blob back without reading its bytes (the 30 MiB snapshot stored as an ArrayBuffer took
+// 220-310 ms to read here; stored as a Blob, 35-145 ms with its bytes read), and it crosses
+// postMessage to the frame and on to the worker as a handle, not a copy.
 
 const DB_NAME = 'codeinterp-snapshots';
 const STORE = 'snapshots';
@@ -36,18 +41,18 @@ function request(mode, use) {
   })).catch(() => null);
 }
 
-/** The snapshot stored under `key` (an ArrayBuffer), or null. */
+/** The snapshot stored under `key` (a Blob), or null. */
 export function loadSnapshot(key) {
   if (!validKey(key)) {
     return Promise.resolve(null);
   }
   return request('readonly', (store) => store.get(key))
-    .then((record) => (record && record.bytes instanceof ArrayBuffer ? record.bytes : null));
+    .then((record) => (record && record.bytes instanceof Blob ? record.bytes : null));
 }
 
-/** Keeps `bytes` under `key` as the only snapshot. Resolves to true once stored. */
+/** Keeps `bytes` (a Blob) under `key` as the only snapshot. Resolves to true once stored. */
 export function storeSnapshot(key, bytes) {
-  if (!validKey(key) || !(bytes instanceof ArrayBuffer)) {
+  if (!validKey(key) || !(bytes instanceof Blob)) {
     return Promise.resolve(false);
   }
   return request('readwrite', (store) => {
