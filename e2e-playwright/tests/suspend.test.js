@@ -1,6 +1,6 @@
 // Suspend and resume as a person sees it, on gVisor (runsc): a session suspended to disk, by the
-// REST call or by the idle timer, comes back when its page is opened again, with a quiet
-// "resumed" note and its variables. On runc (the suite's own server) a fresh conversation says
+// REST call or by the idle timer, comes back when its page is opened again, or with the next cell of
+// a page left open, with a quiet "resumed" note and its variables. On runc (the suite's own server) a fresh conversation says
 // plainly that variables are not kept past idle, and why.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -125,7 +125,9 @@ test('a page left open while the idle timer suspends its session runs its next c
     assert.equal(await page.getByText(/Your cell was not run/).count(), 0, await page.getByTestId('status').innerText());
     await finished(turn);
     assert.match(await outputs(turn, 'result').innerText(), /42/);
-    await page.getByTestId('notice-turn').filter({ hasText: /Session resumed from disk/ }).waitFor();
+    await page.getByTestId('notice-turn').filter({ hasText: /Session resumed from disk in .* — variables kept\./ }).waitFor();
+    const column = await page.locator('main.conversation > article').evaluateAll((all) => all.map((a) => a.dataset.testid));
+    assert.deepEqual(column, ['turn', 'notice-turn', 'turn'], 'the note comes where the session came back, before the cell');
   } finally {
     await context.close();
   }
