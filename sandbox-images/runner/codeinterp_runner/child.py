@@ -37,6 +37,12 @@ class ChildLanguage:
     def env(self):
         return dict(os.environ)
 
+    def fence(self, stdin):
+        """After an interrupted cell: asks the child to take in any interrupt still on its way and
+        answer ``fenced``; True when it will. The runner sends the interrupt again every half second,
+        so one can still be in flight when the cell ends, and must not stop the next cell."""
+        return False
+
     def finish(self, done, sink, interrupted):
         """The cell's status from the child's `done` message."""
         status = done.get('status', 'ok')
@@ -85,6 +91,8 @@ class ChildLanguage:
                 elif kind == 'done':
                     if meter is not None:
                         self.cell_usage = meter.end()
+                    if interrupted:
+                        self._drain_interrupts()
                     return self.finish(message, sink, interrupted)
             except KeyboardInterrupt:
                 self._interrupt()
@@ -124,6 +132,21 @@ class ChildLanguage:
         self._control = read_end
         self._usage = ChildUsage(self._proc.pid)
         return True
+
+    def _drain_interrupts(self):
+        """Waits (up to 5 s) until the child says every interrupt sent to it has landed."""
+        try:
+            if not self.fence(self._proc.stdin):
+                return
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                if not select.select([self._control], [], [], 0.1)[0] and b'\n' not in self._buffer:
+                    continue
+                message = self._next_message()
+                if message is None or message.get('type') == 'fenced':
+                    return
+        except (OSError, KeyboardInterrupt):
+            return  # the child went away, or another interrupt came: the next cell starts as it can
 
     def _interrupt(self):
         if self._proc is not None:

@@ -22,6 +22,11 @@ class JavaScript(ChildLanguage):
         env['NODE_DISABLE_COLORS'] = '1'
         return env
 
+    def fence(self, stdin):
+        stdin.write(b'{"fence": true}\n')
+        stdin.flush()
+        return True
+
     def send_cell(self, stdin, code, count):
         stdin.write((json.dumps({'code': code, 'execution_count': count}) + '\n').encode('utf-8'))
         stdin.flush()

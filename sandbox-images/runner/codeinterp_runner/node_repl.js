@@ -95,7 +95,14 @@ async function pump() {
   if (running) return;
   running = true;
   while (queue.length) {
-    const { code, execution_count: n } = JSON.parse(queue.shift());
+    const { code, execution_count: n, fence } = JSON.parse(queue.shift());
+    if (fence) {
+      // after an interrupted cell: a SIGINT the runner sent again that is still on its way is taken
+      // (and dropped, no cell waiting) in this turn's poll phase, before the next cell can arrive
+      await new Promise((resolve) => setImmediate(resolve));
+      send({ type: 'fenced' });
+      continue;
+    }
     await runCell(code, n || ++count);
   }
   running = false;
