@@ -45,47 +45,37 @@ public final class EventRepository {
         List<SessionEvent> numbered = new ArrayList<>(batch.size());
         writer.write(ctx -> {
             numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
-            if (!batch.isEmpty()) {
-                long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), sessionId)
-                        .orElseThrow(() -> new StoreException("no session " + sessionId, null));
-                long seq = last - batch.size();
-                for (NewEvent e : batch) {
-                    SessionEvent n = new SessionEvent(++seq, e.executionId(), e.timestampMs(), e.event());
-                    append(writer, sessionId, n);
-                    numbered.add(n);
+            if (batch.isEmpty()) {
+                if (runnerLines >= 0) {
+                    writer.run(RUNNER_LINES, runnerLines, sessionId);
                 }
+                return;
             }
-            if (runnerLines >= 0) {
-                writer.run(RUNNER_LINES, runnerLines, sessionId);
+            // each statement is a round trip to PostgreSQL: the runner's lines ride on the bump, the events go as one batch
+            long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), runnerLines >= 0 ? runnerLines : null, sessionId)
+                    .orElseThrow(() -> new StoreException("no session " + sessionId, null));
+            long seq = last - batch.size();
+            List<Object[]> rows = new ArrayList<>(batch.size());
+            for (NewEvent e : batch) {
+                SessionEvent n = new SessionEvent(++seq, e.executionId(), e.timestampMs(), e.event());
+                rows.add(new Object[] {sessionId, n.seq(), n.executionId(), n.event().type().wire(), n.timestampMs(), WireCodec.encode(n)});
+                numbered.add(n);
             }
+            writer.runBatch(APPEND, rows);
+            ExecutionRepository.follow(writer, sessionId, numbered);
         });
         return numbered;
     }
 
+    /** Takes the batch's numbers and, when {@code sandbox_lines} is given (not null), stores it too. */
     private static final PreparedWrite BUMP_LAST_SEQ = new PreparedWrite(ctx -> ctx.update(SESSIONS)
             .set(SESSIONS.LAST_SEQ, SESSIONS.LAST_SEQ.plus(DSL.param(SESSIONS.LAST_SEQ)))
+            .set(SESSIONS.SANDBOX_LINES, DSL.coalesce(DSL.param(SESSIONS.SANDBOX_LINES), SESSIONS.SANDBOX_LINES))
             .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID)))
             .returning(SESSIONS.LAST_SEQ));
 
     private static final PreparedWrite RUNNER_LINES = new PreparedWrite(ctx -> ctx.update(SESSIONS)
             .set(SESSIONS.SANDBOX_LINES, DSL.param(SESSIONS.SANDBOX_LINES)).where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));
-
-    private static void append(StoreWriter writer, String sessionId, SessionEvent e) {
-        writer.run(APPEND, sessionId, e.seq(), e.executionId(), e.event().type().wire(), e.timestampMs(), WireCodec.encode(e));
-        switch (e.event().type()) {
-            case QUEUED:
-                ExecutionRepository.insertQueued(writer, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), e.timestampMs());
-                break;
-            case STARTED:
-                ExecutionRepository.markRunning(writer, e.executionId(), ((Event.Started) e.event()).executionCount());
-                break;
-            case FINISHED:
-                ExecutionRepository.markFinished(writer, e.executionId(), (Event.Finished) e.event(), e.timestampMs());
-                break;
-            default:
-                break;
-        }
-    }
 
     private static final PreparedWrite APPEND = new PreparedWrite(ctx -> ctx.insertInto(EVENTS,
                     EVENTS.SESSION_ID, EVENTS.SEQ, EVENTS.EXECUTION_ID, EVENTS.TYPE, EVENTS.CREATED_AT, EVENTS.BODY)

@@ -51,7 +51,10 @@ public final class StoreWriter implements AutoCloseable {
     private volatile boolean closed;
     private volatile LongConsumer commitNanos = nanos -> { };
     /** Statements prepared on the connection; touched only by the leader, as the connection is. */
-    private final Map<PreparedWrite, PreparedStatement> prepared = new IdentityHashMap<>();
+    private final Map<PreparedWrite, Prepared> prepared = new IdentityHashMap<>();
+
+    private record Prepared(PreparedStatement statement, int[] types) {
+    }
 
     StoreWriter(DataSource dataSource, SQLDialect dialect, Settings settings) {
         this.dataSource = dataSource;
@@ -88,8 +91,8 @@ public final class StoreWriter implements AutoCloseable {
         } catch (SQLException ignored) {
             // as broken as can be
         }
-        for (PreparedStatement ps : prepared.values()) {
-            closeQuietly(ps);
+        for (Prepared p : prepared.values()) {
+            closeQuietly(p.statement());
         }
         prepared.clear();
         closeQuietly(connection);
@@ -110,9 +113,11 @@ public final class StoreWriter implements AutoCloseable {
     /** Whether {@code e} says the connection itself is gone (SQLState 08: connection exception, 57P: the server shut down). */
     private static boolean connectionLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
-                return true;
+            // a batch's own exception carries the statement's failure as its next exception
+            for (SQLException sql = t instanceof SQLException x ? x : null; sql != null; sql = sql.getNextException()) {
+                if (sql.getSQLState() != null && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                    return true;
+                }
             }
         }
         return false;
@@ -178,6 +183,30 @@ public final class StoreWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code statement} once per row of {@code rows}, as one JDBC batch: PostgreSQL's driver sends
+     * the whole batch in one round trip (a multi-row INSERT, with reWriteBatchedInserts), where
+     * statement by statement each row is one. Like {@link #run}, only inside a {@link #write}'s work.
+     */
+    public void runBatch(PreparedWrite statement, List<Object[]> rows) {
+        if (rows.size() == 1) {
+            run(statement, rows.get(0));
+            return;
+        }
+        try {
+            PreparedStatement ps = null;
+            for (Object[] values : rows) {
+                ps = bind(statement, values);
+                ps.addBatch();
+            }
+            if (ps != null) {
+                ps.executeBatch();
+            }
+        } catch (SQLException e) {
+            throw new StoreException("write failed", e);
+        }
+    }
+
     /** Like {@link #run}, for a statement that returns one number (an {@code UPDATE ... RETURNING}); empty when it returns no row. */
     public java.util.OptionalLong runForNumber(PreparedWrite statement, Object... values) {
         try (ResultSet rs = bind(statement, values).executeQuery()) {
@@ -191,13 +220,19 @@ public final class StoreWriter implements AutoCloseable {
         if (!leader.isHeldByCurrentThread()) {
             throw new IllegalStateException("a prepared write runs only inside a write");
         }
-        PreparedStatement ps = prepared.get(statement);
-        if (ps == null) {
-            ps = connection.prepareStatement(statement.sql(ctx));
-            prepared.put(statement, ps);
+        Prepared p = prepared.get(statement);
+        if (p == null) {
+            PreparedWrite.Rendered rendered = statement.render(ctx);
+            p = new Prepared(connection.prepareStatement(rendered.sql()), rendered.types());
+            prepared.put(statement, p);
         }
+        PreparedStatement ps = p.statement();
         for (int i = 0; i < values.length; i++) {
-            ps.setObject(i + 1, values[i]);
+            if (values[i] == null) {
+                ps.setNull(i + 1, p.types()[i]);
+            } else {
+                ps.setObject(i + 1, values[i]);
+            }
         }
         return ps;
     }
@@ -227,7 +262,7 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     /**
-     * The common case: one write, no savepoint round trips. A write that failed because the database
+     * The common case: one write, nothing around it. A write that failed because the database
      * had dropped the connection (a restart since the last write) never reached a commit, so it is
      * run once more on a fresh connection: the first write after a database restart should not fail.
      * A failed commit is not run again: whether it took is unknown.
@@ -250,11 +285,39 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     /**
+     * Commits the group in one transaction, its writes run back to back. Writes almost never fail, so
+     * none pays for the case: only when one does is the whole group rolled back and run again with a
+     * savepoint around each write ({@link #commitGroupIsolatingFailures}), which reports the failure
+     * to its own caller alone. (A savepoint costs two round trips to PostgreSQL per write, as many
+     * as the write's own statements but one.) A write's work may run twice this way, as it may
+     * after a lost connection: it starts from scratch.
+     */
+    private void commitGroup(List<Write> group, boolean mayRetry) {
+        try {
+            for (Write w : group) {
+                w.work().accept(ctx);
+            }
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            commitGroupIsolatingFailures(group, mayRetry);
+            return;
+        }
+        try {
+            timedCommit();
+            group.forEach(w -> w.done().complete(null));
+        } catch (SQLException e) {
+            group.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
+            rollbackQuietly();
+            dropIfBroken();
+        }
+    }
+
+    /**
      * Commits the group in one transaction; a failing write is rolled back alone and reported to its
      * caller. A lost connection fails no write by itself: the group, none of it committed, runs once
      * more on a fresh connection, as {@link #commitAlone} does.
      */
-    private void commitGroup(List<Write> group, boolean mayRetry) {
+    private void commitGroupIsolatingFailures(List<Write> group, boolean mayRetry) {
         List<Write> applied = new ArrayList<>();
         for (int i = 0; i < group.size(); i++) {
             Write w = group.get(i);
@@ -269,7 +332,7 @@ public final class StoreWriter implements AutoCloseable {
                     List<Write> uncommitted = new ArrayList<>(applied);
                     uncommitted.addAll(group.subList(i, group.size()));
                     if (mayRetry && connection == null && reconnected()) {
-                        commitGroup(uncommitted, false);
+                        commitGroupIsolatingFailures(uncommitted, false);
                     } else {
                         StoreException lost = new StoreException("write failed: the database connection was lost", e);
                         uncommitted.forEach(u -> u.done().completeExceptionally(lost));
@@ -338,8 +401,8 @@ public final class StoreWriter implements AutoCloseable {
             while (!queue.isEmpty()) {
                 commitNextGroup();
             }
-            for (PreparedStatement ps : prepared.values()) {
-                ps.close();
+            for (Prepared p : prepared.values()) {
+                p.statement().close();
             }
             if (connection != null) {
                 connection.close();
