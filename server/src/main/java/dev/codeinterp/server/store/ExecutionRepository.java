@@ -20,26 +20,26 @@ public final class ExecutionRepository {
     }
 
     /**
-     * What {@code stored} (one write's events, in order) say about their cells: queued adds the
+     * The steps that store what {@code stored} (one write's events, in order) say about their cells: queued adds the
      * cell's row, started and finished update it. A cell that starts and finishes within the
      * write (a quick cell's output arrives as one run) is updated once, not twice: one round trip
      * to PostgreSQL fewer per cell.
      */
-    static void follow(StoreWriter writer, String sessionId, List<SessionEvent> stored) {
+    static void follow(List<StoreWriter.Step> steps, String sessionId, List<SessionEvent> stored) {
         for (int i = 0; i < stored.size(); i++) {
             SessionEvent e = stored.get(i);
             switch (e.event().type()) {
-                case QUEUED -> writer.run(INSERT_QUEUED, e.executionId(), sessionId, ((Event.Queued) e.event()).code(), QUEUED,
-                        e.timestampMs());
+                case QUEUED -> steps.add(new StoreWriter.Step(INSERT_QUEUED, e.executionId(), sessionId,
+                        ((Event.Queued) e.event()).code(), QUEUED, e.timestampMs()));
                 case STARTED -> {
                     if (!finishesLater(stored, i)) {
-                        writer.run(MARK_RUNNING, RUNNING, ((Event.Started) e.event()).executionCount(), e.executionId());
+                        steps.add(new StoreWriter.Step(MARK_RUNNING, RUNNING, ((Event.Started) e.event()).executionCount(), e.executionId()));
                     }
                 }
                 case FINISHED -> {
                     Event.Finished f = (Event.Finished) e.event();
-                    writer.run(MARK_FINISHED, f.status().wire(), startedBefore(stored, i), e.timestampMs(), f.durationMs(),
-                            f.cpuMs(), f.peakMemoryKb(), e.executionId());
+                    steps.add(new StoreWriter.Step(MARK_FINISHED, f.status().wire(), startedBefore(stored, i), e.timestampMs(),
+                            f.durationMs(), f.cpuMs(), f.peakMemoryKb(), e.executionId()));
                 }
                 default -> { }
             }

@@ -53,6 +53,21 @@ public final class StoreWriter implements AutoCloseable {
     /** Statements prepared on the connection; touched only by the leader, as the connection is. */
     private final Map<PreparedWrite, Prepared> prepared = new IdentityHashMap<>();
 
+    /** Sequences of statements prepared as one ({@link #runAll}), the fewest used dropped past {@link #MAX_SHAPES}; the leader's too. */
+    private final Map<List<PreparedWrite>, Prepared> composed = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<PreparedWrite>, Prepared> eldest) {
+            if (size() <= MAX_SHAPES) {
+                return false;
+            }
+            closeQuietly(eldest.getValue().statement());
+            return true;
+        }
+    };
+    private static final int MAX_COMPOSED = 16;
+    /** A cell makes a handful of shapes (its events' count varies); each holds a statement prepared on the server. */
+    private static final int MAX_SHAPES = 64;
+
     private record Prepared(PreparedStatement statement, int[] types) {
     }
 
@@ -95,6 +110,10 @@ public final class StoreWriter implements AutoCloseable {
             closeQuietly(p.statement());
         }
         prepared.clear();
+        for (Prepared p : composed.values()) {
+            closeQuietly(p.statement());
+        }
+        composed.clear();
         closeQuietly(connection);
         connection = null;
         return true;
@@ -183,28 +202,75 @@ public final class StoreWriter implements AutoCloseable {
         }
     }
 
+    /** A statement and its values, one of the steps {@link #runAll} runs. */
+    public record Step(PreparedWrite statement, Object... values) {
+    }
+
     /**
-     * Runs {@code statement} once per row of {@code rows}, as one JDBC batch: PostgreSQL's driver sends
-     * the whole batch in one round trip (a multi-row INSERT, with reWriteBatchedInserts), where
-     * statement by statement each row is one. Like {@link #run}, only inside a {@link #write}'s work.
+     * Runs the steps in order (statements that return no rows) and returns how many rows each
+     * changed, or {@link java.sql.Statement#SUCCESS_NO_INFO}. On PostgreSQL up to {@link #MAX_COMPOSED}
+     * of them go as one statement of several, prepared once for that sequence: one round trip where
+     * one each cost a cell most of its time in the store. More go as one JDBC batch per run of the
+     * same statement. SQLite runs them one by one: a statement there costs a function call. Like
+     * {@link #run}, only inside a {@link #write}'s work.
      */
-    public void runBatch(PreparedWrite statement, List<Object[]> rows) {
-        if (rows.size() == 1) {
-            run(statement, rows.get(0));
-            return;
-        }
+    public int[] runAll(List<Step> steps) {
         try {
-            PreparedStatement ps = null;
-            for (Object[] values : rows) {
-                ps = bind(statement, values);
-                ps.addBatch();
+            if (dialect == SQLDialect.POSTGRES && steps.size() > 1 && steps.size() <= MAX_COMPOSED) {
+                return runComposed(steps);
             }
-            if (ps != null) {
-                ps.executeBatch();
-            }
+            return runInBatches(steps);
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
+    }
+
+    private int[] runComposed(List<Step> steps) throws SQLException {
+        checkLeader();
+        List<PreparedWrite> shape = new ArrayList<>(steps.size());
+        for (Step step : steps) {
+            shape.add(step.statement());
+        }
+        Prepared p = composed.get(shape);
+        if (p == null) {
+            p = prepare(shape.stream().map(w -> w.render(ctx)).toList());
+            composed.put(shape, p);
+        }
+        List<Object> values = new ArrayList<>();
+        for (Step step : steps) {
+            values.addAll(java.util.Arrays.asList(step.values()));
+        }
+        PreparedStatement ps = bindValues(p, values.toArray());
+        int[] counts = new int[steps.size()];
+        ps.execute();
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = ps.getUpdateCount();
+            ps.getMoreResults();
+        }
+        return counts;
+    }
+
+    private int[] runInBatches(List<Step> steps) throws SQLException {
+        int[] counts = new int[steps.size()];
+        for (int from = 0; from < steps.size(); ) {
+            PreparedWrite statement = steps.get(from).statement();
+            int to = from + 1;
+            while (to < steps.size() && steps.get(to).statement() == statement) {
+                to++;
+            }
+            if (to - from == 1) {
+                counts[from] = bind(statement, steps.get(from).values()).executeUpdate();
+            } else {
+                PreparedStatement ps = null;
+                for (int i = from; i < to; i++) {
+                    ps = bind(statement, steps.get(i).values());
+                    ps.addBatch();
+                }
+                System.arraycopy(ps.executeBatch(), 0, counts, from, to - from);
+            }
+            from = to;
+        }
+        return counts;
     }
 
     /** Like {@link #run}, for a statement that returns one number (an {@code UPDATE ... RETURNING}); empty when it returns no row. */
@@ -217,15 +283,29 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     private PreparedStatement bind(PreparedWrite statement, Object... values) throws SQLException {
+        checkLeader();
+        Prepared p = prepared.get(statement);
+        if (p == null) {
+            p = prepare(List.of(statement.render(ctx)));
+            prepared.put(statement, p);
+        }
+        return bindValues(p, values);
+    }
+
+    private void checkLeader() {
         if (!leader.isHeldByCurrentThread()) {
             throw new IllegalStateException("a prepared write runs only inside a write");
         }
-        Prepared p = prepared.get(statement);
-        if (p == null) {
-            PreparedWrite.Rendered rendered = statement.render(ctx);
-            p = new Prepared(connection.prepareStatement(rendered.sql()), rendered.types());
-            prepared.put(statement, p);
-        }
+    }
+
+    /** One statement, or several run as one (PostgreSQL's driver sends them together, and answers each). */
+    private Prepared prepare(List<PreparedWrite.Rendered> statements) throws SQLException {
+        String sql = String.join(";\n", statements.stream().map(PreparedWrite.Rendered::sql).toList());
+        int[] types = statements.stream().flatMapToInt(r -> java.util.Arrays.stream(r.types())).toArray();
+        return new Prepared(connection.prepareStatement(sql), types);
+    }
+
+    private static PreparedStatement bindValues(Prepared p, Object[] values) throws SQLException {
         PreparedStatement ps = p.statement();
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
@@ -402,6 +482,9 @@ public final class StoreWriter implements AutoCloseable {
                 commitNextGroup();
             }
             for (Prepared p : prepared.values()) {
+                p.statement().close();
+            }
+            for (Prepared p : composed.values()) {
                 p.statement().close();
             }
             if (connection != null) {
