@@ -7,13 +7,10 @@ import org.jooq.impl.DSL;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -50,26 +47,8 @@ public final class StoreWriter implements AutoCloseable {
     private DSLContext ctx;
     private volatile boolean closed;
     private volatile LongConsumer commitNanos = nanos -> { };
-    /** Statements prepared on the connection; touched only by the leader, as the connection is. */
-    private final Map<PreparedWrite, Prepared> prepared = new IdentityHashMap<>();
-
-    /** Sequences of statements prepared as one ({@link #runAll}), the fewest used dropped past {@link #MAX_SHAPES}; the leader's too. */
-    private final Map<List<PreparedWrite>, Prepared> composed = new java.util.LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<List<PreparedWrite>, Prepared> eldest) {
-            if (size() <= MAX_SHAPES) {
-                return false;
-            }
-            closeQuietly(eldest.getValue().statement());
-            return true;
-        }
-    };
-    private static final int MAX_COMPOSED = 16;
-    /** A cell makes a handful of shapes (its events' count varies); each holds a statement prepared on the server. */
-    private static final int MAX_SHAPES = 64;
-
-    private record Prepared(PreparedStatement statement, int[] types) {
-    }
+    /** What is prepared on the write connection; the leader's, as the connection is. */
+    private PreparedStatements statements;
 
     StoreWriter(DataSource dataSource, SQLDialect dialect, Settings settings) {
         this.dataSource = dataSource;
@@ -92,6 +71,7 @@ public final class StoreWriter implements AutoCloseable {
             throw new StoreException("cannot open the write connection", e);
         }
         ctx = DSL.using(connection, dialect, settings);
+        statements = new PreparedStatements(connection, ctx);
     }
 
     /**
@@ -106,14 +86,7 @@ public final class StoreWriter implements AutoCloseable {
         } catch (SQLException ignored) {
             // as broken as can be
         }
-        for (Prepared p : prepared.values()) {
-            closeQuietly(p.statement());
-        }
-        prepared.clear();
-        for (Prepared p : composed.values()) {
-            closeQuietly(p.statement());
-        }
-        composed.clear();
+        statements.close();
         closeQuietly(connection);
         connection = null;
         return true;
@@ -142,7 +115,7 @@ public final class StoreWriter implements AutoCloseable {
         return false;
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
         } catch (Exception ignored) {
@@ -195,8 +168,9 @@ public final class StoreWriter implements AutoCloseable {
      * inside a {@link #write}'s work: it runs on the write connection, in that write's transaction.
      */
     public void run(PreparedWrite statement, Object... values) {
+        checkLeader();
         try {
-            bind(statement, values).executeUpdate();
+            statements.bind(statement, values).executeUpdate();
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
@@ -208,113 +182,33 @@ public final class StoreWriter implements AutoCloseable {
 
     /**
      * Runs the steps in order (statements that return no rows) and returns how many rows each
-     * changed, or {@link java.sql.Statement#SUCCESS_NO_INFO}. On PostgreSQL up to {@link #MAX_COMPOSED}
-     * of them go as one statement of several, prepared once for that sequence: one round trip where
-     * one each cost a cell most of its time in the store. More go as one JDBC batch per run of the
-     * same statement. SQLite runs them one by one: a statement there costs a function call. Like
+     * changed, or {@link java.sql.Statement#SUCCESS_NO_INFO}: on PostgreSQL in one round trip where
+     * one each cost a cell most of its time in the store ({@link PreparedStatements#runAll}). Like
      * {@link #run}, only inside a {@link #write}'s work.
      */
     public int[] runAll(List<Step> steps) {
+        checkLeader();
         try {
-            if (dialect == SQLDialect.POSTGRES && steps.size() > 1 && steps.size() <= MAX_COMPOSED) {
-                return runComposed(steps);
-            }
-            return runInBatches(steps);
+            return statements.runAll(steps, dialect == SQLDialect.POSTGRES);
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
     }
 
-    private int[] runComposed(List<Step> steps) throws SQLException {
-        checkLeader();
-        List<PreparedWrite> shape = new ArrayList<>(steps.size());
-        for (Step step : steps) {
-            shape.add(step.statement());
-        }
-        Prepared p = composed.get(shape);
-        if (p == null) {
-            p = prepare(shape.stream().map(w -> w.render(ctx)).toList());
-            composed.put(shape, p);
-        }
-        List<Object> values = new ArrayList<>();
-        for (Step step : steps) {
-            values.addAll(java.util.Arrays.asList(step.values()));
-        }
-        PreparedStatement ps = bindValues(p, values.toArray());
-        int[] counts = new int[steps.size()];
-        ps.execute();
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = ps.getUpdateCount();
-            ps.getMoreResults();
-        }
-        return counts;
-    }
-
-    private int[] runInBatches(List<Step> steps) throws SQLException {
-        int[] counts = new int[steps.size()];
-        for (int from = 0; from < steps.size(); ) {
-            PreparedWrite statement = steps.get(from).statement();
-            int to = from + 1;
-            while (to < steps.size() && steps.get(to).statement() == statement) {
-                to++;
-            }
-            if (to - from == 1) {
-                counts[from] = bind(statement, steps.get(from).values()).executeUpdate();
-            } else {
-                PreparedStatement ps = null;
-                for (int i = from; i < to; i++) {
-                    ps = bind(statement, steps.get(i).values());
-                    ps.addBatch();
-                }
-                System.arraycopy(ps.executeBatch(), 0, counts, from, to - from);
-            }
-            from = to;
-        }
-        return counts;
-    }
-
     /** Like {@link #run}, for a statement that returns one number (an {@code UPDATE ... RETURNING}); empty when it returns no row. */
     public java.util.OptionalLong runForNumber(PreparedWrite statement, Object... values) {
-        try (ResultSet rs = bind(statement, values).executeQuery()) {
+        checkLeader();
+        try (ResultSet rs = statements.bind(statement, values).executeQuery()) {
             return rs.next() ? java.util.OptionalLong.of(rs.getLong(1)) : java.util.OptionalLong.empty();
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
     }
 
-    private PreparedStatement bind(PreparedWrite statement, Object... values) throws SQLException {
-        checkLeader();
-        Prepared p = prepared.get(statement);
-        if (p == null) {
-            p = prepare(List.of(statement.render(ctx)));
-            prepared.put(statement, p);
-        }
-        return bindValues(p, values);
-    }
-
     private void checkLeader() {
         if (!leader.isHeldByCurrentThread()) {
             throw new IllegalStateException("a prepared write runs only inside a write");
         }
-    }
-
-    /** One statement, or several run as one (PostgreSQL's driver sends them together, and answers each). */
-    private Prepared prepare(List<PreparedWrite.Rendered> statements) throws SQLException {
-        String sql = String.join(";\n", statements.stream().map(PreparedWrite.Rendered::sql).toList());
-        int[] types = statements.stream().flatMapToInt(r -> java.util.Arrays.stream(r.types())).toArray();
-        return new Prepared(connection.prepareStatement(sql), types);
-    }
-
-    private static PreparedStatement bindValues(Prepared p, Object[] values) throws SQLException {
-        PreparedStatement ps = p.statement();
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] == null) {
-                ps.setNull(i + 1, p.types()[i]);
-            } else {
-                ps.setObject(i + 1, values[i]);
-            }
-        }
-        return ps;
     }
 
     private void commitNextGroup() {
@@ -382,14 +276,7 @@ public final class StoreWriter implements AutoCloseable {
             commitGroupIsolatingFailures(group, mayRetry);
             return;
         }
-        try {
-            timedCommit();
-            group.forEach(w -> w.done().complete(null));
-        } catch (SQLException e) {
-            group.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
-            rollbackQuietly();
-            dropIfBroken();
-        }
+        commitAndTell(group);
     }
 
     /**
@@ -422,11 +309,16 @@ public final class StoreWriter implements AutoCloseable {
                 w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
             }
         }
+        commitAndTell(applied);
+    }
+
+    /** Commits the transaction that holds {@code writes} and tells each of them how it went. */
+    private void commitAndTell(List<Write> writes) {
         try {
             timedCommit();
-            applied.forEach(w -> w.done().complete(null));
+            writes.forEach(w -> w.done().complete(null));
         } catch (SQLException e) {
-            applied.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
+            writes.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
             rollbackQuietly();
             dropIfBroken();
         }
@@ -481,12 +373,7 @@ public final class StoreWriter implements AutoCloseable {
             while (!queue.isEmpty()) {
                 commitNextGroup();
             }
-            for (Prepared p : prepared.values()) {
-                p.statement().close();
-            }
-            for (Prepared p : composed.values()) {
-                p.statement().close();
-            }
+            statements.close();
             if (connection != null) {
                 connection.close();
             }
