@@ -105,7 +105,7 @@ final class SessionEvents {
             if (!batch.isEmpty()) {
                 emitAll(batch, lines, STORE_PATIENCE_MS);
             } else if (lines >= 0) {
-                recordPatiently(List.of(), lines, STORE_PATIENCE_MS);
+                recordPatiently(List.of(), lines, EventRepository.UNKNOWN, STORE_PATIENCE_MS);
             }
             if (lines >= 0) {
                 runnerLinesStored = lines;
@@ -128,7 +128,7 @@ final class SessionEvents {
             List<SessionEvent> numbered;
             // the store numbers them: it alone knows what another writer of this session stored meanwhile
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
-                numbered = recordPatiently(fresh, runnerLines, patienceMs);
+                numbered = recordPatiently(fresh, runnerLines, lastSeq, patienceMs);
             }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {
@@ -140,16 +140,17 @@ final class SessionEvents {
     }
 
     /**
-     * Stores the batch, trying again while the store fails and {@code patienceMs} lasts. A write the
+     * Stores the batch (numbered from {@code lastSeqSeen}, what this log last stored, when the row
+     * still says so), trying again while the store fails and {@code patienceMs} lasts. A write the
      * store failed was rolled back (numbers included), so trying again stores it once; only a commit
      * whose answer was lost with the connection could be stored twice, under new numbers.
      */
-    private List<SessionEvent> recordPatiently(List<NewEvent> fresh, long runnerLines, long patienceMs) {
+    private List<SessionEvent> recordPatiently(List<NewEvent> fresh, long runnerLines, long lastSeqSeen, long patienceMs) {
         long giveUpAt = System.nanoTime() + patienceMs * 1_000_000;
         long pauseMs = 100;
         while (true) {
             try {
-                return events.record(sessionId, fresh, runnerLines);
+                return events.record(sessionId, fresh, runnerLines, lastSeqSeen);
             } catch (StoreException e) {
                 if (System.nanoTime() + pauseMs * 1_000_000 > giveUpAt) {
                     throw e;

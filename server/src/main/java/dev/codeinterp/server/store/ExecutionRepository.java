@@ -1,6 +1,7 @@
 package dev.codeinterp.server.store;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.SessionEvent;
 import org.jooq.impl.DSL;
 
 import java.util.List;
@@ -18,16 +19,53 @@ public final class ExecutionRepository {
         this.db = db;
     }
 
-    static void insertQueued(StoreWriter writer, String id, String sessionId, String code, long now) {
-        writer.run(INSERT_QUEUED, id, sessionId, code, QUEUED, now);
+    /**
+     * The steps that store what {@code stored} (one write's events, in order) say about their cells: queued adds the
+     * cell's row, started and finished update it. A cell that starts and finishes within the
+     * write (a quick cell's output arrives as one run) is updated once, not twice: one round trip
+     * to PostgreSQL fewer per cell.
+     */
+    static void follow(List<StoreWriter.Step> steps, String sessionId, List<SessionEvent> stored) {
+        for (int i = 0; i < stored.size(); i++) {
+            SessionEvent e = stored.get(i);
+            switch (e.event().type()) {
+                case QUEUED -> steps.add(new StoreWriter.Step(INSERT_QUEUED, e.executionId(), sessionId,
+                        ((Event.Queued) e.event()).code(), QUEUED, e.timestampMs()));
+                case STARTED -> {
+                    if (!finishesLater(stored, i)) {
+                        steps.add(new StoreWriter.Step(MARK_RUNNING, RUNNING, ((Event.Started) e.event()).executionCount(), e.executionId()));
+                    }
+                }
+                case FINISHED -> {
+                    Event.Finished f = (Event.Finished) e.event();
+                    steps.add(new StoreWriter.Step(MARK_FINISHED, f.status().wire(), startedBefore(stored, i), e.timestampMs(),
+                            f.durationMs(), f.cpuMs(), f.peakMemoryKb(), e.executionId()));
+                }
+                default -> { }
+            }
+        }
     }
 
-    static void markRunning(StoreWriter writer, String id, long executionCount) {
-        writer.run(MARK_RUNNING, RUNNING, executionCount, id);
+    /** Whether the cell of {@code stored[i]} finishes later in the same write. */
+    private static boolean finishesLater(List<SessionEvent> stored, int i) {
+        String cell = stored.get(i).executionId();
+        for (int j = i + 1; j < stored.size(); j++) {
+            if (stored.get(j).event() instanceof Event.Finished && cell.equals(stored.get(j).executionId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    static void markFinished(StoreWriter writer, String id, Event.Finished f, long now) {
-        writer.run(MARK_FINISHED, f.status().wire(), now, f.durationMs(), f.cpuMs(), f.peakMemoryKb(), id);
+    /** The execution count of the cell of {@code stored[i]} when it started earlier in the same write; null otherwise (the row has it). */
+    private static Long startedBefore(List<SessionEvent> stored, int i) {
+        String cell = stored.get(i).executionId();
+        for (int j = i - 1; j >= 0; j--) {
+            if (stored.get(j).event() instanceof Event.Started started && cell.equals(stored.get(j).executionId())) {
+                return started.executionCount();
+            }
+        }
+        return null;
     }
 
     private static final PreparedWrite INSERT_QUEUED = new PreparedWrite(ctx -> ctx.insertInto(EXECUTIONS,
@@ -40,8 +78,10 @@ public final class ExecutionRepository {
             .set(EXECUTIONS.EXECUTION_COUNT, DSL.param(EXECUTIONS.EXECUTION_COUNT))
             .where(EXECUTIONS.ID.eq(DSL.param(EXECUTIONS.ID))));
 
+    /** The execution count is set too when given (the cell started in the same write), kept otherwise. */
     private static final PreparedWrite MARK_FINISHED = new PreparedWrite(ctx -> ctx.update(EXECUTIONS)
             .set(EXECUTIONS.STATUS, DSL.param(EXECUTIONS.STATUS))
+            .set(EXECUTIONS.EXECUTION_COUNT, DSL.coalesce(DSL.param(EXECUTIONS.EXECUTION_COUNT), EXECUTIONS.EXECUTION_COUNT))
             .set(EXECUTIONS.FINISHED_AT, DSL.param(EXECUTIONS.FINISHED_AT))
             .set(EXECUTIONS.DURATION_MS, DSL.param(EXECUTIONS.DURATION_MS))
             .set(EXECUTIONS.CPU_MS, DSL.param(EXECUTIONS.CPU_MS))

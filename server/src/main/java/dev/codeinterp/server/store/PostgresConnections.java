@@ -63,6 +63,8 @@ final class PostgresConnections {
         props.putIfAbsent("connectTimeout", "10");
         props.putIfAbsent("socketTimeout", "60");
         props.putIfAbsent("tcpKeepAlive", "true");
+        // a batch of inserts (a run of a cell's output) goes as one multi-row INSERT
+        props.putIfAbsent("reWriteBatchedInserts", "true");
         try {
             return new DriverDataSource(url, "org.postgresql.Driver", props, null, null);
         } catch (RuntimeException e) {

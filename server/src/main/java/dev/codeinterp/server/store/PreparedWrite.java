@@ -15,7 +15,16 @@ import java.util.function.Function;
  */
 public record PreparedWrite(Function<DSLContext, Query> shape) {
 
-    String sql(DSLContext ctx) {
-        return shape.apply(ctx).getSQL();
+    /** The statement's SQL, and the JDBC type of each of its values (a null is bound as its column's type). */
+    Rendered render(DSLContext ctx) {
+        Query query = shape.apply(ctx);
+        return new Rendered(query.getSQL(), query.getParams().values().stream().mapToInt(p -> p.getDataType().getSQLType()).toArray());
+    }
+
+    /**
+     * Values bound with one type on one use and another on the next make PostgreSQL's driver prepare
+     * the statement again: an untyped null is such a change, so nulls are bound as their column's type.
+     */
+    record Rendered(String sql, int[] types) {
     }
 }

@@ -7,13 +7,10 @@ import org.jooq.impl.DSL;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -50,8 +47,8 @@ public final class StoreWriter implements AutoCloseable {
     private DSLContext ctx;
     private volatile boolean closed;
     private volatile LongConsumer commitNanos = nanos -> { };
-    /** Statements prepared on the connection; touched only by the leader, as the connection is. */
-    private final Map<PreparedWrite, PreparedStatement> prepared = new IdentityHashMap<>();
+    /** What is prepared on the write connection; the leader's, as the connection is. */
+    private PreparedStatements statements;
 
     StoreWriter(DataSource dataSource, SQLDialect dialect, Settings settings) {
         this.dataSource = dataSource;
@@ -74,6 +71,7 @@ public final class StoreWriter implements AutoCloseable {
             throw new StoreException("cannot open the write connection", e);
         }
         ctx = DSL.using(connection, dialect, settings);
+        statements = new PreparedStatements(connection, ctx);
     }
 
     /**
@@ -88,10 +86,7 @@ public final class StoreWriter implements AutoCloseable {
         } catch (SQLException ignored) {
             // as broken as can be
         }
-        for (PreparedStatement ps : prepared.values()) {
-            closeQuietly(ps);
-        }
-        prepared.clear();
+        statements.close();
         closeQuietly(connection);
         connection = null;
         return true;
@@ -110,15 +105,17 @@ public final class StoreWriter implements AutoCloseable {
     /** Whether {@code e} says the connection itself is gone (SQLState 08: connection exception, 57P: the server shut down). */
     private static boolean connectionLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
-                return true;
+            // a batch's own exception carries the statement's failure as its next exception
+            for (SQLException sql = t instanceof SQLException x ? x : null; sql != null; sql = sql.getNextException()) {
+                if (sql.getSQLState() != null && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+                    return true;
+                }
             }
         }
         return false;
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
         } catch (Exception ignored) {
@@ -171,8 +168,28 @@ public final class StoreWriter implements AutoCloseable {
      * inside a {@link #write}'s work: it runs on the write connection, in that write's transaction.
      */
     public void run(PreparedWrite statement, Object... values) {
+        checkLeader();
         try {
-            bind(statement, values).executeUpdate();
+            statements.bind(statement, values).executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("write failed", e);
+        }
+    }
+
+    /** A statement and its values, one of the steps {@link #runAll} runs. */
+    public record Step(PreparedWrite statement, Object... values) {
+    }
+
+    /**
+     * Runs the steps in order (statements that return no rows) and returns how many rows each
+     * changed, or {@link java.sql.Statement#SUCCESS_NO_INFO}: on PostgreSQL in one round trip where
+     * one each cost a cell most of its time in the store ({@link PreparedStatements#runAll}). Like
+     * {@link #run}, only inside a {@link #write}'s work.
+     */
+    public int[] runAll(List<Step> steps) {
+        checkLeader();
+        try {
+            return statements.runAll(steps, dialect == SQLDialect.POSTGRES);
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
@@ -180,26 +197,18 @@ public final class StoreWriter implements AutoCloseable {
 
     /** Like {@link #run}, for a statement that returns one number (an {@code UPDATE ... RETURNING}); empty when it returns no row. */
     public java.util.OptionalLong runForNumber(PreparedWrite statement, Object... values) {
-        try (ResultSet rs = bind(statement, values).executeQuery()) {
+        checkLeader();
+        try (ResultSet rs = statements.bind(statement, values).executeQuery()) {
             return rs.next() ? java.util.OptionalLong.of(rs.getLong(1)) : java.util.OptionalLong.empty();
         } catch (SQLException e) {
             throw new StoreException("write failed", e);
         }
     }
 
-    private PreparedStatement bind(PreparedWrite statement, Object... values) throws SQLException {
+    private void checkLeader() {
         if (!leader.isHeldByCurrentThread()) {
             throw new IllegalStateException("a prepared write runs only inside a write");
         }
-        PreparedStatement ps = prepared.get(statement);
-        if (ps == null) {
-            ps = connection.prepareStatement(statement.sql(ctx));
-            prepared.put(statement, ps);
-        }
-        for (int i = 0; i < values.length; i++) {
-            ps.setObject(i + 1, values[i]);
-        }
-        return ps;
     }
 
     private void commitNextGroup() {
@@ -227,7 +236,7 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     /**
-     * The common case: one write, no savepoint round trips. A write that failed because the database
+     * The common case: one write, nothing around it. A write that failed because the database
      * had dropped the connection (a restart since the last write) never reached a commit, so it is
      * run once more on a fresh connection: the first write after a database restart should not fail.
      * A failed commit is not run again: whether it took is unknown.
@@ -250,11 +259,32 @@ public final class StoreWriter implements AutoCloseable {
     }
 
     /**
+     * Commits the group in one transaction, its writes run back to back. Writes almost never fail, so
+     * none pays for the case: only when one does is the whole group rolled back and run again with a
+     * savepoint around each write ({@link #commitGroupIsolatingFailures}), which reports the failure
+     * to its own caller alone. (A savepoint costs two round trips to PostgreSQL per write, as many
+     * as the write's own statements but one.) A write's work may run twice this way, as it may
+     * after a lost connection: it starts from scratch.
+     */
+    private void commitGroup(List<Write> group, boolean mayRetry) {
+        try {
+            for (Write w : group) {
+                w.work().accept(ctx);
+            }
+        } catch (RuntimeException e) {
+            rollbackQuietly();
+            commitGroupIsolatingFailures(group, mayRetry);
+            return;
+        }
+        commitAndTell(group);
+    }
+
+    /**
      * Commits the group in one transaction; a failing write is rolled back alone and reported to its
      * caller. A lost connection fails no write by itself: the group, none of it committed, runs once
      * more on a fresh connection, as {@link #commitAlone} does.
      */
-    private void commitGroup(List<Write> group, boolean mayRetry) {
+    private void commitGroupIsolatingFailures(List<Write> group, boolean mayRetry) {
         List<Write> applied = new ArrayList<>();
         for (int i = 0; i < group.size(); i++) {
             Write w = group.get(i);
@@ -269,7 +299,7 @@ public final class StoreWriter implements AutoCloseable {
                     List<Write> uncommitted = new ArrayList<>(applied);
                     uncommitted.addAll(group.subList(i, group.size()));
                     if (mayRetry && connection == null && reconnected()) {
-                        commitGroup(uncommitted, false);
+                        commitGroupIsolatingFailures(uncommitted, false);
                     } else {
                         StoreException lost = new StoreException("write failed: the database connection was lost", e);
                         uncommitted.forEach(u -> u.done().completeExceptionally(lost));
@@ -279,11 +309,16 @@ public final class StoreWriter implements AutoCloseable {
                 w.done().completeExceptionally(e instanceof RuntimeException r ? r : new StoreException("write failed", e));
             }
         }
+        commitAndTell(applied);
+    }
+
+    /** Commits the transaction that holds {@code writes} and tells each of them how it went. */
+    private void commitAndTell(List<Write> writes) {
         try {
             timedCommit();
-            applied.forEach(w -> w.done().complete(null));
+            writes.forEach(w -> w.done().complete(null));
         } catch (SQLException e) {
-            applied.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
+            writes.forEach(w -> w.done().completeExceptionally(new StoreException("commit failed", e)));
             rollbackQuietly();
             dropIfBroken();
         }
@@ -338,9 +373,7 @@ public final class StoreWriter implements AutoCloseable {
             while (!queue.isEmpty()) {
                 commitNextGroup();
             }
-            for (PreparedStatement ps : prepared.values()) {
-                ps.close();
-            }
+            statements.close();
             if (connection != null) {
                 connection.close();
             }

@@ -95,6 +95,24 @@ class EventStoreTest {
     }
 
     @Test
+    void a_write_numbered_from_the_last_seq_its_caller_saw_is_numbered_from_the_row_when_that_is_stale() {
+        session("s1");
+        List<SessionEvent> first = events.record("s1", List.of(new NewEvent("c1", 100, new Event.Queued("1", Language.PYTHON))), 3, 0);
+        assertThat(first).extracting(SessionEvent::seq).containsExactly(1L);
+        record("s1", "c1", 101, new Event.Started(1)); // another writer: the row is at 2 now
+        List<SessionEvent> stale = events.record("s1", List.of(
+                new NewEvent("c1", 102, new Event.Stream(StreamName.STDOUT, "x")),
+                new NewEvent("c1", 102, new Event.Finished(Status.OK, 1L, 1L, 1L, 1L))), 7, 1);
+        assertThat(stale).extracting(SessionEvent::seq).containsExactly(3L, 4L);
+        assertThat(events.after("s1", 0, 10)).extracting(SessionEvent::seq).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(events.after("s1", 2, 10).get(0).event()).isEqualTo(new Event.Stream(StreamName.STDOUT, "x"));
+        assertThat(row("c1").getStatus()).isEqualTo("ok");
+        assertThat(new SessionRepository(db).find("s1").orElseThrow().sandboxLines()).isEqualTo(7L);
+        assertThatThrownBy(() -> events.record("ghost", List.of(new NewEvent("g1", 1, new Event.Queued("x", Language.PYTHON))), -1, 0))
+                .isInstanceOf(StoreException.class).hasMessageContaining("ghost");
+    }
+
+    @Test
     void events_of_a_session_the_store_does_not_have_are_refused() {
         assertThatThrownBy(() -> record("ghost", "g1", 1, new Event.Queued("x", Language.PYTHON)))
                 .isInstanceOf(StoreException.class).hasMessageContaining("ghost");

@@ -30,6 +30,17 @@ class SeveralWritersTest {
     @Test
     @Timeout(120)
     void writers_of_one_session_in_several_servers_number_its_events_in_order_with_no_gap() throws Exception {
+        severalWritersOfOneSession(false);
+    }
+
+    /** Each writer says the last seq it stored, as a server's session log does: with the others writing too, that is mostly stale. */
+    @Test
+    @Timeout(120)
+    void writers_that_number_from_the_last_seq_they_stored_are_renumbered_from_the_row_when_others_wrote_since() throws Exception {
+        severalWritersOfOneSession(true);
+    }
+
+    private void severalWritersOfOneSession(boolean sayLastSeq) throws Exception {
         int servers = 3;
         int threadsPerServer = 4;
         int batches = 40;
@@ -57,7 +68,9 @@ class SeveralWritersTest {
                                 for (int e = 0; e <= b % 3; e++) { // one, two or three events at a time
                                     batch.add(new NewEvent(writer, b, new Event.Stream(StreamName.STDOUT, writer + ":" + b + ":" + e)));
                                 }
-                                told.get(writer).addAll(events.record("shared", batch));
+                                List<SessionEvent> mine = told.get(writer);
+                                long seen = !sayLastSeq ? EventRepository.UNKNOWN : mine.isEmpty() ? 0 : mine.get(mine.size() - 1).seq();
+                                mine.addAll(events.record("shared", batch, -1, seen));
                             }
                         } catch (Throwable e) {
                             failures.add(e);
