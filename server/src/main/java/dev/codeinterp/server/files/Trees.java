@@ -9,7 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Comparator;
 
-/** Removing folders whose content hostile code may have written (workspaces, checkpoints). */
+/** Measuring and removing folders whose content hostile code may have written (workspaces, checkpoints). */
 public final class Trees {
     private static final Logger log = LoggerFactory.getLogger(Trees.class);
 
@@ -34,6 +34,21 @@ public final class Trees {
             });
         } catch (IOException | java.io.UncheckedIOException e) {
             log.warn("could not remove {}: {}", path, e.getMessage());
+        }
+    }
+
+    /** The bytes of the regular files under {@code path} (links not followed); 0 when it cannot be read. */
+    public static long size(Path path) {
+        try (var walk = Files.walk(path)) {
+            return walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException e) {
+                    return 0;
+                }
+            }).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return 0;
         }
     }
 }

@@ -12,14 +12,14 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Hands sessions nobody used for longer than {@code ttl} to what becomes of idle ones (suspended
+ * Hands sessions nobody used for longer than {@code ttl} (asked each time) to what becomes of idle ones (suspended
  * where variables can be kept, closed elsewhere), on a timer, and runs {@code housekeeping} on the
  * same beat. A session with a cell waiting or running is never idle, however long the cell takes.
  */
 final class IdleReaper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdleReaper.class);
 
-    private final Duration ttl;
+    private final Supplier<Duration> ttl;
     private final Supplier<Collection<Session>> live;
     private final Consumer<Session> close;
     private final Runnable housekeeping;
@@ -29,7 +29,7 @@ final class IdleReaper implements AutoCloseable {
         return t;
     });
 
-    IdleReaper(Duration ttl, Supplier<Collection<Session>> live, Consumer<Session> idle, Runnable housekeeping) {
+    IdleReaper(Supplier<Duration> ttl, Supplier<Collection<Session>> live, Consumer<Session> idle, Runnable housekeeping) {
         this.ttl = ttl;
         this.live = live;
         this.close = idle;
@@ -43,6 +43,7 @@ final class IdleReaper implements AutoCloseable {
     }
 
     void reapOnce() {
+        Duration ttl = this.ttl.get();
         long cutoff = System.currentTimeMillis() - ttl.toMillis();
         for (Session s : live.get()) {
             if (!s.busy() && s.lastActivity() < cutoff) {

@@ -54,7 +54,8 @@ public final class SessionManager implements AutoCloseable {
     private final IdleReaper reaper;
     private final InstallStep installs;
     private final Suspensions suspensions;
-    private final dev.codeinterp.model.health.Health.Idle idle;
+    private final Duration suspendAfter;
+    private final Duration idleTtl;
     /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
     private final Map<String, java.util.concurrent.CompletableFuture<Void>> moving = new ConcurrentHashMap<>();
     private final java.util.concurrent.ExecutorService bringingBack = java.util.concurrent.Executors.newCachedThreadPool(r -> {
@@ -85,17 +86,36 @@ public final class SessionManager implements AutoCloseable {
         this.limits = limits;
         this.runtime = runtime;
         this.suspensions = new Suspensions(suspend.folder(), pool, workspaces, sessions, suspend.keptFor(), suspend.diskBudget());
-        // where variables can be kept, an idle session is suspended; elsewhere it is closed, as it always was
-        boolean keeps = suspensions.support().supported();
-        this.idle = new dev.codeinterp.model.health.Health.Idle(keeps, (keeps ? suspend.after() : idleTtl).toSeconds(),
-                suspensions.support().why());
-        this.reaper = new IdleReaper(keeps ? suspend.after() : idleTtl, () -> live.values().stream().map(Live::session).toList(),
-                keeps ? this::suspendIdle : this::close, keeps ? () -> suspensions.evict(System.currentTimeMillis()) : () -> { });
+        this.suspendAfter = suspend.after();
+        this.idleTtl = idleTtl;
+        // asked on every beat, not once: an engine that was down at start may checkpoint later
+        this.reaper = new IdleReaper(() -> keepsVariables() ? suspendAfter : idleTtl,
+                () -> live.values().stream().map(Live::session).toList(), this::idleFor, this::evictSuspended);
     }
 
     /** What becomes of idle sessions here: suspended with their variables after a while, or closed (and why). */
     public dev.codeinterp.model.health.Health.Idle idle() {
-        return idle;
+        boolean keeps = keepsVariables();
+        return new dev.codeinterp.model.health.Health.Idle(keeps, (keeps ? suspendAfter : idleTtl).toSeconds(), suspensions.support().why());
+    }
+
+    private boolean keepsVariables() {
+        return suspensions.support().supported();
+    }
+
+    /** Where variables can be kept, an idle session is suspended; elsewhere it is closed, as it always was. */
+    private void idleFor(Session session) {
+        if (keepsVariables()) {
+            suspendIdle(session);
+        } else {
+            close(session);
+        }
+    }
+
+    private void evictSuspended() {
+        if (keepsVariables()) {
+            suspensions.evict(System.currentTimeMillis());
+        }
     }
 
     /**
@@ -195,6 +215,9 @@ public final class SessionManager implements AutoCloseable {
     /** The session if the token matches; otherwise {@link SessionNotFoundException}, whatever the reason. */
     public Session open(String id, String token) {
         for (int tries = 0; ; tries++) {
+            if (tries > 8) { // brought back, and gone again before this caller could use it, each time
+                throw new IllegalStateException("session " + id + " closed each time it was brought back");
+            }
             Live running = live.get(id);
             if (running != null && !running.session().closed()) {
                 if (!Tokens.matches(token, running.tokenHash())) {
@@ -248,9 +271,6 @@ public final class SessionManager implements AutoCloseable {
                 throw new IllegalStateException("interrupted while the session was brought back (it goes on)", e);
             } catch (TimeoutException e) {
                 throw new IllegalStateException("the session was not brought back within 5 minutes", e);
-            }
-            if (tries > 3) {
-                throw new SessionNotFoundException();
             }
         }
     }

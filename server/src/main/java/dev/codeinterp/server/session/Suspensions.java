@@ -17,11 +17,10 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -35,6 +34,7 @@ import java.util.stream.Collectors;
 final class Suspensions {
     private static final Logger log = LoggerFactory.getLogger(Suspensions.class);
     static final String ARCHIVE = "workspace.tar";
+    private static final long RECHECK_NO = Duration.ofSeconds(30).toNanos();
 
     /** What a suspension wrote: the checkpoint's name and size, or null when there was no interpreter to keep. */
     record Parked(String checkpoint, long bytes) {
@@ -50,7 +50,8 @@ final class Suspensions {
     private final SessionRepository sessions;
     private final Duration keptFor;
     private final long diskBudget;
-    private final CheckpointSupport support;
+    private volatile CheckpointSupport support;
+    private volatile long supportAskedAt;
 
     Suspensions(Path root, SandboxPool pool, Workspaces workspaces, SessionRepository sessions, Duration keptFor, long diskBudget) {
         this.root = root.toAbsolutePath().normalize();
@@ -59,11 +60,21 @@ final class Suspensions {
         this.sessions = sessions;
         this.keptFor = keptFor;
         this.diskBudget = diskBudget;
-        this.support = pool.checkpoints();
     }
 
+    /**
+     * Whether this server can checkpoint. A yes holds for the process's life; a no is asked again after
+     * 30 s, since an engine that was down or restarting at start may answer yes now.
+     */
     CheckpointSupport support() {
-        return support;
+        CheckpointSupport known = support;
+        if (known != null && (known.supported() || System.nanoTime() - supportAskedAt < RECHECK_NO)) {
+            return known;
+        }
+        known = pool.checkpoints();
+        supportAskedAt = System.nanoTime();
+        support = known;
+        return known;
     }
 
     /**
@@ -72,6 +83,7 @@ final class Suspensions {
      * caller decides what an idle one becomes).
      */
     Parked park(String sessionId, Sandbox sandbox, Workspace workspace, long lastActiveAt) {
+        CheckpointSupport support = support();
         if (sandbox != null && !support.supported()) {
             throw new SandboxException("sessions cannot be suspended here: " + support.why());
         }
@@ -169,19 +181,19 @@ final class Suspensions {
         if (!Files.isDirectory(root)) {
             return;
         }
-        Set<String> owners = sessions.suspendedWithCheckpoint().stream().map(StoredSession::id).collect(Collectors.toSet());
+        Map<String, StoredSession> owners = sessions.suspended().stream().collect(Collectors.toMap(StoredSession::id, s -> s));
         try (DirectoryStream<Path> dirs = Files.newDirectoryStream(root)) {
             for (Path d : dirs) {
-                var stored = sessions.find(d.getFileName().toString());
-                if (stored.isEmpty() || stored.get().closedAt() != null || !stored.get().suspended()) {
+                StoredSession owner = owners.get(d.getFileName().toString());
+                if (owner == null) {
                     Trees.delete(d);
                     continue;
                 }
-                String checkpoint = stored.get().suspension().checkpoint();
+                String checkpoint = owner.suspension().checkpoint();
                 try (DirectoryStream<Path> inside = Files.newDirectoryStream(d)) {
                     for (Path f : inside) {
                         String name = f.getFileName().toString();
-                        if (!name.equals(ARCHIVE) && !(owners.contains(stored.get().id()) && name.equals(checkpoint))) {
+                        if (!name.equals(ARCHIVE) && !name.equals(checkpoint)) {
                             Trees.delete(f);
                         }
                     }

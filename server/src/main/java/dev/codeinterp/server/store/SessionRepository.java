@@ -82,6 +82,12 @@ public final class SessionRepository {
                 .where(SESSIONS.ID.eq(id)).and(SESSIONS.SUSPENDED_AT.isNotNull()).execute());
     }
 
+    /** Every open suspended session, whatever it keeps. */
+    public List<StoredSession> suspended() {
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull())
+                .fetch(SessionRepository::toSession));
+    }
+
     /** Open suspended sessions that keep a checkpoint, the longest suspended first: whose variables go first. */
     public List<StoredSession> suspendedWithCheckpoint() {
         return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull())

@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * Suspend and resume on gVisor (issue 24): what a suspended session costs on disk, fresh and holding
@@ -143,11 +142,8 @@ final class SuspendScenario {
         }
     }
 
-    private long diskOf(ApiClient.SessionRef s) throws IOException {
-        Path dir = config.dataDir().resolve("suspended").resolve(s.id());
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        }
+    private long diskOf(ApiClient.SessionRef s) {
+        return dev.codeinterp.server.files.Trees.size(config.dataDir().resolve("suspended").resolve(s.id()));
     }
 
     private static void require(ApiClient.Reply r, String what) {

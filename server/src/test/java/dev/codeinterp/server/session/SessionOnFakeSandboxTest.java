@@ -147,10 +147,10 @@ class SessionOnFakeSandboxTest {
         Thread.sleep(50);
         List<Session> reaped = new CopyOnWriteArrayList<>();
 
-        new IdleReaper(Duration.ofMillis(10), () -> List.of(session), reaped::add, () -> { }).reapOnce();
+        new IdleReaper(() -> Duration.ofMillis(10), () -> List.of(session), reaped::add, () -> { }).reapOnce();
         ready.countDown();
         starter.join();
-        new IdleReaper(Duration.ofSeconds(1), () -> List.of(session), reaped::add, () -> { }).reapOnce();
+        new IdleReaper(() -> Duration.ofSeconds(1), () -> List.of(session), reaped::add, () -> { }).reapOnce();
 
         assertThat(reaped).as("closed by the idle reaper during or right after its start").isEmpty();
     }
