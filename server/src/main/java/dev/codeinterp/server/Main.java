@@ -24,6 +24,7 @@ import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
+import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoreUnavailableException;
 import org.slf4j.Logger;
@@ -74,7 +75,7 @@ public final class Main implements AutoCloseable {
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
                 new DownloadLinks(), metrics, new InstallStep(packages), cells,
                 new SuspendPolicy(settings.dataDir().resolve("suspended"), settings.suspend().after(), settings.suspend().keptFor(),
-                        settings.suspend().diskBytes()));
+                        settings.suspend().diskBytes()), new SessionForks(database));
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
         this.assistant = new Assistant(assistantSettings, cellLimits);

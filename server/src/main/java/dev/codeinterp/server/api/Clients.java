@@ -70,6 +70,19 @@ final class Clients {
         return client(key);
     }
 
+    /**
+     * The client a session belongs to (its id as stored), with its quota as configured now: what a
+     * fork of the session counts against. A key since removed from the keys file has no quota left.
+     */
+    Client owner(String clientId) {
+        if (clientId.startsWith("key:")) {
+            String name = clientId.substring(4);
+            return keys.stream().filter(k -> k.name().equals(name)).findFirst().map(this::client)
+                    .orElseGet(() -> new Client(clientId, 0));
+        }
+        return new Client(clientId, defaultMaxSessions);
+    }
+
     private ApiKey match(String header) {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.length() > 7 + 512) {
             throw new Unauthorized("an API key is required: send 'Authorization: Bearer <key>'");

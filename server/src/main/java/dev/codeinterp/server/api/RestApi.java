@@ -97,6 +97,13 @@ final class RestApi {
         json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
     }
 
+    /** {@code POST /api/v1/sessions/{id}/fork}: a new session with this one's variables, files and history. */
+    void fork(Context ctx) {
+        Session source = authorised(ctx);
+        SessionManager.Created created = sessions.fork(source, clients.owner(sessions.owner(source)));
+        json(ctx, 201, WireCodec.encode(new SessionCreated(created.session().id(), created.token(), created.session().runtime())));
+    }
+
     void closeSession(Context ctx) {
         sessions.close(authorised(ctx));
         ctx.status(204);

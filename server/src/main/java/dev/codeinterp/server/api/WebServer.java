@@ -87,6 +87,7 @@ public final class WebServer implements AutoCloseable {
             routes.post("/api/v1/sessions/{id}/restart", rest::restart);
             routes.get("/api/v1/sessions/{id}", rest::describeSession);
             routes.post("/api/v1/sessions/{id}/suspend", rest::suspend);
+            routes.post("/api/v1/sessions/{id}/fork", rest::fork);
             routes.delete("/api/v1/sessions/{id}", rest::closeSession);
             routes.get("/api/v1/sessions/{id}/files", workspaceFiles::list);
             routes.post("/api/v1/sessions/{id}/files", workspaceFiles::upload);

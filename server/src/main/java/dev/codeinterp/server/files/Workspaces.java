@@ -107,6 +107,20 @@ public final class Workspaces {
         return workspace;
     }
 
+    /**
+     * A new workspace holding a copy of {@code source}'s files, as they are (owners, modes; links
+     * copied as links, never followed): a fork's. On failure nothing new is left behind.
+     */
+    public Workspace copy(Workspace source) {
+        Workspace copy = create();
+        // -a: recursive, owners and modes kept, links never followed (-P); "/." copies hidden files too
+        if (!run("cp", "-a", "--", source.dir() + "/.", copy.dir().toString())) {
+            destroy(copy);
+            throw new WorkspaceException(WorkspaceException.Reason.UNAVAILABLE, "could not copy the workspace's files (disk full?)");
+        }
+        return copy;
+    }
+
     /** Removes every workspace not in {@code keep} (those of sessions that ended while we were down). */
     public int retainOnly(Set<String> keep) {
         int removed = 0;

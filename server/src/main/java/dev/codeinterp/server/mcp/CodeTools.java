@@ -59,7 +59,16 @@ final class CodeTools {
 
     CallToolResult createSession(McpSyncServerExchange exchange, CallToolRequest request) {
         Client client = McpEndpoint.client(exchange);
-        SessionManager.Created created = sessions.create(client, false);
+        return adopted(exchange, sessions.create(client, false));
+    }
+
+    CallToolResult forkSession(McpSyncServerExchange exchange, CallToolRequest request) {
+        Session source = mcpSessions.open(exchange.sessionId(), Args.of(request.arguments()).requiredString("session_id"));
+        return adopted(exchange, sessions.fork(source, McpEndpoint.client(exchange)));
+    }
+
+    /** A session made for this MCP session: kept with its token, or closed again if it cannot be. */
+    private CallToolResult adopted(McpSyncServerExchange exchange, SessionManager.Created created) {
         try {
             mcpSessions.adopt(exchange.sessionId(), created.session().id(), created.token());
         } catch (RuntimeException e) {

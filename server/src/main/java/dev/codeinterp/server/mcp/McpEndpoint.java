@@ -4,8 +4,10 @@ import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.packages.PackageRefusedException;
 import dev.codeinterp.server.session.CellRefusedException;
+import dev.codeinterp.server.session.CheckpointUnavailableException;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionNotFoundException;
@@ -75,6 +77,7 @@ public final class McpEndpoint implements AutoCloseable {
                 .jsonMapper(json)
                 .tools(tool(catalog.runCode(), code::runCode),
                         tool(catalog.createSession(), code::createSession),
+                        tool(catalog.forkSession(), code::forkSession),
                         tool(catalog.closeSession(), code::closeSession),
                         tool(catalog.interrupt(), code::interrupt),
                         tool(catalog.restart(), code::restart),
@@ -115,7 +118,8 @@ public final class McpEndpoint implements AutoCloseable {
     private static CallToolResult failure(String tool, RuntimeException e) {
         String message;
         if (e instanceof ToolError || e instanceof CellRefusedException || e instanceof PackageRefusedException
-                || e instanceof SessionClosedException || e instanceof WorkspaceException) {
+                || e instanceof SessionClosedException || e instanceof WorkspaceException || e instanceof SessionBusyException
+                || e instanceof CheckpointUnavailableException) {
             message = e.getMessage();
         } else if (e instanceof SessionNotFoundException) {
             message = "no such session: session_id must come from create_session in this same MCP session, and the session must still be open";

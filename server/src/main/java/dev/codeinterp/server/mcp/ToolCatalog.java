@@ -50,6 +50,15 @@ final class ToolCatalog {
                 {"type": "object", "properties": {}, "additionalProperties": false}""");
     }
 
+    Tool forkSession() {
+        return sessionTool("fork_session", "Fork a session",
+                """
+                Starts a second session that is a copy of this one as it is now: the same variables, imports and \
+                files. Both go on independently afterwards (try two approaches from one loaded state). Returns \
+                the new session_id; close it with close_session when done. Fails while code runs in the session, \
+                and on servers whose sandboxes cannot be copied (the error says why).""");
+    }
+
     Tool closeSession() {
         return sessionTool("close_session", "Close a session",
                 "Ends a session: its interpreter and every file in its workspace are gone afterwards.");

@@ -51,8 +51,8 @@ final class DockerSandbox implements Sandbox {
     private volatile Consumer<RunnerOutput> messages = m -> { };
     /** The messages of the frame being read; touched only by the attach stream's thread. */
     private final List<RunnerMessage> read = new ArrayList<>();
-    /** The runner's lines read so far (attach thread only); an adopted sandbox learns it from the runner's {@code replay}. */
-    private long linesRead;
+    /** The runner's lines read so far (written by the attach thread only); an adopted sandbox learns it from the runner's {@code replay}. */
+    private volatile long linesRead;
     /** Adopted and not yet replayed: lines before the runner's {@code replay} come again after it, so they are skipped. */
     private volatile boolean awaitingReplay;
     /** Adopted: the replay is asked for once the session listens ({@link #onOutput}), so none of it goes unheard. */
@@ -269,6 +269,11 @@ final class DockerSandbox implements Sandbox {
         String pending = acknowledged > acknowledgementSent ? WireCodec.encodeRunnerAck(acknowledged) + "\n" : "";
         acknowledgementSent = acknowledged;
         stdin.write((pending + line + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public long linesRead() {
+        return linesRead;
     }
 
     /** Told to the runner with the next command, or at once when a long cell has piled up {@link #ACK_EVERY_LINES}. */

@@ -273,12 +273,24 @@ public final class DockerSandboxBackend implements SandboxBackend {
     @Override
     public Checkpoint suspend(Sandbox sandbox, Path parent) {
         DockerSandbox mine = (DockerSandbox) sandbox;
+        Checkpoint written = checkpoint(mine, parent, true);
+        mine.close(); // stopped by the checkpoint; what it was is in the checkpoint now
+        return written;
+    }
+
+    @Override
+    public Checkpoint copy(Sandbox sandbox, Path parent) {
+        return checkpoint((DockerSandbox) sandbox, parent, false);
+    }
+
+    /** Writes the sandbox's interpreter under {@code parent}; with {@code exit} the container stops once it is written. */
+    private Checkpoint checkpoint(DockerSandbox mine, Path parent, boolean exit) {
         String name = "ck-" + UUID.randomUUID().toString().replace("-", ""); // containerd refuses a name it already holds
         Path dir = parent.resolve(name);
-        mine.checkpointing(true);
+        mine.checkpointing(exit);
         try {
             Files.createDirectories(parent);
-            checkpoints.create(mine.id(), name, parent, true);
+            checkpoints.create(mine.id(), name, parent, exit);
         } catch (IOException | RuntimeException e) {
             Trees.delete(dir);
             boolean stillRuns = mine.running();
@@ -288,8 +300,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
             }
             throw e instanceof SandboxException se ? se : new SandboxException("could not write a checkpoint: " + e.getMessage(), e);
         }
-        mine.close(); // stopped by the checkpoint; what it was is in dir now
-        return new Checkpoint(dir, sizeOf(dir));
+        return new Checkpoint(dir, Trees.size(dir));
     }
 
     @Override
@@ -357,20 +368,6 @@ public final class DockerSandboxBackend implements SandboxBackend {
                     }
                 }
             }
-        }
-    }
-
-    static long sizeOf(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            return walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)).mapToLong(f -> {
-                try {
-                    return Files.size(f);
-                } catch (IOException e) {
-                    return 0;
-                }
-            }).sum();
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return 0;
         }
     }
 

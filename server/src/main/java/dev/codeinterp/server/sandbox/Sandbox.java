@@ -30,6 +30,9 @@ public interface Sandbox extends AutoCloseable {
      */
     void acknowledge(long lines);
 
+    /** How many of the runner's lines have been read: what a copy of its interpreter has already said. */
+    long linesRead();
+
     /**
      * Lets go of the sandbox and leaves it running, for a later server process to adopt: the server
      * is stopping and the session's variables must outlive it. Neither exit nor output is reported after.

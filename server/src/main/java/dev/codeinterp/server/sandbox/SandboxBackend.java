@@ -32,6 +32,12 @@ public interface SandboxBackend extends AutoCloseable {
     Checkpoint suspend(Sandbox sandbox, java.nio.file.Path parent) throws SandboxException;
 
     /**
+     * Writes {@code sandbox}'s interpreter to a new directory under {@code parent} and leaves the
+     * sandbox running as it was (a fork's source goes on). The sandbox must be idle.
+     */
+    Checkpoint copy(Sandbox sandbox, java.nio.file.Path parent) throws SandboxException;
+
+    /**
      * A new sandbox on {@code workspace} whose interpreter is the one {@code checkpoint} holds, with
      * the runner asked for every line after the first {@code linesStored}. {@code checkpoint} itself
      * is left as it was (it may be restored again).

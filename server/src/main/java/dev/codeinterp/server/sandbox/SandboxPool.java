@@ -133,6 +133,11 @@ public final class SandboxPool implements AutoCloseable {
         return backend.suspend(sandbox, parent);
     }
 
+    /** A session's idle sandbox written to disk and left running ({@link SandboxBackend#copy}). */
+    public Checkpoint copy(Sandbox sandbox, java.nio.file.Path parent) {
+        return backend.copy(sandbox, parent);
+    }
+
     /** A session's interpreter brought back from disk ({@link SandboxBackend#restore}); counts as a start. */
     public Sandbox restore(Checkpoint checkpoint, Workspace workspace, long linesStored) {
         if (closed) {

@@ -68,6 +68,11 @@ final class SandboxSlot {
         }
     }
 
+    /** The sandbox held if its runner is alive, else null; still held. */
+    Sandbox live() {
+        return sandbox != null && sandbox.alive() ? sandbox : null;
+    }
+
     /** The sandbox held (or null), no longer held: its new owner suspends or removes it. */
     Sandbox release() {
         Sandbox s = sandbox;

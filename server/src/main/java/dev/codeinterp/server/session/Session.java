@@ -235,13 +235,30 @@ public final class Session {
      * fails, the session goes on as it was (or, if its sandbox did not survive, with a fresh one
      * that says so).
      */
-    @SuppressWarnings("unchecked")
     <T> java.util.concurrent.CompletableFuture<T> suspend(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
+        return whenIdle(how, Signal.SuspendRequest::new);
+    }
+
+    /**
+     * Once no cell waits or runs, hands the live sandbox (null when none runs) and the workspace
+     * (null before the first sandbox) to {@code how}, which copies them (a fork), while cells sent
+     * meanwhile wait; then the session goes on as it was. Fails with {@link SessionBusyException} when
+     * a cell waits or runs.
+     */
+    <T> java.util.concurrent.CompletableFuture<T> copy(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
+        return whenIdle(how, Signal.CopyRequest::new);
+    }
+
+    /** Posts {@code how} to the worker as the signal {@code request} makes; its answer completes the future. */
+    @SuppressWarnings("unchecked")
+    private <T> java.util.concurrent.CompletableFuture<T> whenIdle(java.util.function.BiFunction<Sandbox, Workspace, T> how,
+            java.util.function.BiFunction<java.util.function.BiFunction<Sandbox, Workspace, Object>,
+                    java.util.concurrent.CompletableFuture<Object>, Signal> request) {
         java.util.concurrent.CompletableFuture<Object> done = new java.util.concurrent.CompletableFuture<>();
         if (closed) {
             done.completeExceptionally(new SessionClosedException());
         } else {
-            inbox.add(new Signal.SuspendRequest((java.util.function.BiFunction<Sandbox, Workspace, Object>) how, done));
+            inbox.add(request.apply((java.util.function.BiFunction<Sandbox, Workspace, Object>) how, done));
         }
         return (java.util.concurrent.CompletableFuture<T>) done;
     }
@@ -354,6 +371,10 @@ public final class Session {
                 yield false;
             }
             case SUSPEND -> !suspendNow((Signal.SuspendRequest) signal);
+            case COPY -> {
+                copyNow((Signal.CopyRequest) signal);
+                yield true;
+            }
             case INPUT_REPLY -> {
                 if (cells.running() != null && cells.running().answered(System.nanoTime())) {
                     slot.send(WireCodec.encodeRunnerInputReply(((Signal.InputReply) signal).value()));
@@ -391,6 +412,20 @@ public final class Session {
             }
             request.done().completeExceptionally(e);
             return false;
+        }
+    }
+
+    private void copyNow(Signal.CopyRequest request) {
+        synchronized (admitting) {
+            if (cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance)) {
+                request.done().completeExceptionally(new SessionBusyException());
+                return;
+            }
+        }
+        try {
+            request.done().complete(request.how().apply(slot.live(), slot.workspace()));
+        } catch (RuntimeException e) {
+            request.done().completeExceptionally(e);
         }
     }
 

@@ -10,6 +10,7 @@ import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
+import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoreException;
 import dev.codeinterp.server.store.StoredSession;
@@ -54,6 +55,7 @@ public final class SessionManager implements AutoCloseable {
     private final IdleReaper reaper;
     private final InstallStep installs;
     private final Suspensions suspensions;
+    private final Forks forks;
     private final Duration suspendAfter;
     private final Duration idleTtl;
     /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
@@ -71,7 +73,7 @@ public final class SessionManager implements AutoCloseable {
     public SessionManager(SandboxPool pool, Workspaces workspaces, SessionRepository sessions, ExecutionRepository executions,
                           EventRepository eventLog, ExecutionLimits limits, CellLimits cellLimits, String runtime,
                           Duration idleTtl, Admission admission, FileLinks links, ServerMetrics metrics, InstallStep installs,
-                          CellActivity activity, SuspendPolicy suspend) {
+                          CellActivity activity, SuspendPolicy suspend, SessionForks forkStore) {
         this.cellLimits = cellLimits;
         this.activity = activity;
         this.installs = installs;
@@ -86,6 +88,7 @@ public final class SessionManager implements AutoCloseable {
         this.limits = limits;
         this.runtime = runtime;
         this.suspensions = new Suspensions(suspend.folder(), pool, workspaces, sessions, suspend.keptFor(), suspend.diskBudget());
+        this.forks = new Forks(suspend.folder(), pool, workspaces, forkStore);
         this.suspendAfter = suspend.after();
         this.idleTtl = idleTtl;
         // asked on every beat, not once: an engine that was down at start may checkpoint later
@@ -347,6 +350,49 @@ public final class SessionManager implements AutoCloseable {
             moving.remove(session.id(), mine);
             mine.complete(null);
         }
+    }
+
+    /** Who owns the session, for quotas: its client's id. */
+    public String owner(Session session) {
+        Live entry = live.get(session.id());
+        if (entry == null || entry.session() != session) {
+            throw new SessionNotFoundException();
+        }
+        return entry.owner();
+    }
+
+    /**
+     * A new session with {@code source}'s variables, a copy of its files and its history so far; both
+     * go on independently. It belongs to {@code owner} (the source's client) and counts against its
+     * quota. {@link CheckpointUnavailableException} where interpreters cannot be copied here,
+     * {@link SessionBusyException} while a cell of the source waits or runs, {@link LimitExceededException}
+     * when admission says no.
+     */
+    public Created fork(Session source, Client owner) {
+        if (!keepsVariables()) {
+            throw new CheckpointUnavailableException("this server cannot fork sessions: " + suspensions.support().why());
+        }
+        Admission.Ticket ticket = admission.admit(owner, true);
+        String id = Tokens.newId();
+        String token = Tokens.newToken();
+        String tokenHash = Tokens.hash(token);
+        Forks.Forked forked;
+        try {
+            forked = forks.fork(source, new StoredSession(id, tokenHash, runtime, false, System.currentTimeMillis(), null, null,
+                    owner.id()));
+        } catch (RuntimeException e) {
+            ticket.abandon();
+            throw e;
+        }
+        Session session = newSession(id, forked.lastSeq(), forked.workspace(), null);
+        if (forked.sandbox() != null) {
+            session.adopt(forked.sandbox(), null, cellLimits.defaultTimeout(), List.of());
+        }
+        live.put(id, new Live(session, tokenHash, owner.id()));
+        session.start(false);
+        ticket.created();
+        log.info("session {} forked from {}", id, source.id());
+        return new Created(session, token);
     }
 
     /** The idle timer's way: a session that turns out busy, or fails to write, stays as it is. */

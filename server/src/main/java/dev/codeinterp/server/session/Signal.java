@@ -10,7 +10,7 @@ import dev.codeinterp.server.sandbox.Sandbox;
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, SUSPEND, CLOCK, INPUT_REPLY, INSTALL_READY }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, SUSPEND, COPY, CLOCK, INPUT_REPLY, INSTALL_READY }
 
     Kind kind();
 
@@ -68,6 +68,17 @@ sealed interface Signal {
                           java.util.concurrent.CompletableFuture<Object> done) implements Signal {
         public Kind kind() {
             return Kind.SUSPEND;
+        }
+    }
+
+    /**
+     * Once no cell waits or runs: the worker hands its live sandbox (or null) and workspace (or null)
+     * to {@code how}, which copies them, and goes on as it was; {@code done} gets what {@code how} answered.
+     */
+    record CopyRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
+                       java.util.concurrent.CompletableFuture<Object> done) implements Signal {
+        public Kind kind() {
+            return Kind.COPY;
         }
     }
 

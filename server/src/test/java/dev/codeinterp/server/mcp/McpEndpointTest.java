@@ -48,13 +48,7 @@ class McpEndpointTest {
     }
 
     private static String text(JsonObject result) {
-        StringBuilder out = new StringBuilder();
-        for (JsonObject c : result.objectList("content")) {
-            if (c.string("type").equals("text")) {
-                out.append(c.string("text")).append('\n');
-            }
-        }
-        return out.toString();
+        return McpHttp.text(result);
     }
 
     @Test
@@ -73,7 +67,7 @@ class McpEndpointTest {
         JsonObject result = alice().request("tools/list", Map.of()).last().object("result");
         List<JsonObject> tools = result.objectList("tools");
         assertThat(tools).extracting(t -> t.string("name")).containsExactlyInAnyOrder("run_code", "create_session",
-                "close_session", "interrupt", "restart", "upload_file", "list_files", "read_file");
+                "fork_session", "close_session", "interrupt", "restart", "upload_file", "list_files", "read_file");
         for (JsonObject t : tools) {
             assertThat(t.string("description")).as(t.string("name")).hasSizeGreaterThan(40);
             assertThat(t.object("inputSchema").string("type")).isEqualTo("object");
@@ -138,6 +132,21 @@ class McpEndpointTest {
     void a_quiet_run_longer_than_the_connection_idle_timeout_still_answers() {
         JsonObject result = alice().result("run_code", Map.of("code", "import time; time.sleep(35); print('done')", "timeout", 60));
         assertThat(text(result)).contains("done");
+    }
+
+    @Test
+    void fork_session_on_runc_is_an_error_that_says_why_and_the_session_goes_on() {
+        McpHttp mcp = alice();
+        String id = mcp.result("create_session", Map.of()).object("structuredContent").string("session_id");
+        try {
+            mcp.result("run_code", Map.of("session_id", id, "code", "x = 41"));
+            JsonObject refused = mcp.call("fork_session", Map.of("session_id", id)).last().object("result");
+            assertThat(refused.optBoolean("isError", false)).isTrue();
+            assertThat(text(refused)).contains("cannot fork sessions").contains("runc");
+            assertThat(text(mcp.result("run_code", Map.of("session_id", id, "code", "x + 1")))).contains("42");
+        } finally {
+            mcp.result("close_session", Map.of("session_id", id));
+        }
     }
 
     @Test

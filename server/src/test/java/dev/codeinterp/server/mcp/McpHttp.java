@@ -157,4 +157,15 @@ final class McpHttp {
         }
         return out;
     }
+
+    /** A tool result's text content, each part on its own line. */
+    static String text(JsonObject result) {
+        StringBuilder out = new StringBuilder();
+        for (JsonObject c : result.objectList("content")) {
+            if (c.string("type").equals("text")) {
+                out.append(c.string("text")).append('\n');
+            }
+        }
+        return out.toString();
+    }
 }

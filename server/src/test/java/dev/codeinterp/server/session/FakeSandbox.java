@@ -163,6 +163,11 @@ final class FakeSandbox implements Sandbox {
     }
 
     @Override
+    public long linesRead() {
+        return lines;
+    }
+
+    @Override
     public void detach() {
         detached = true;
         alive = false;

@@ -1,0 +1,92 @@
+package dev.codeinterp.server.session;
+
+import dev.codeinterp.server.files.Trees;
+import dev.codeinterp.server.files.Workspace;
+import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.sandbox.Checkpoint;
+import dev.codeinterp.server.sandbox.Sandbox;
+import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.store.SessionForks;
+import dev.codeinterp.server.store.StoredSession;
+
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Copies of a running session: its interpreter checkpointed while it runs on (the same mechanism
+ * as a suspension, leaving the source running) and restored into a new sandbox, its files copied,
+ * its history stored under the new session. The checkpoint is written under the suspended
+ * sessions' folder, so one a crash leaves behind is swept at the next start.
+ */
+final class Forks {
+    /** What a fork is made of: its files, its interpreter (null when the source had none running), and its last event number. */
+    record Forked(Workspace workspace, Sandbox sandbox, long lastSeq) {
+    }
+
+    private record Copied(Checkpoint checkpoint, long lines, Workspace workspace) {
+    }
+
+    private final Path scratch;
+    private final SandboxPool pool;
+    private final Workspaces workspaces;
+    private final SessionForks store;
+
+    Forks(Path scratch, SandboxPool pool, Workspaces workspaces, SessionForks store) {
+        this.scratch = scratch.toAbsolutePath().normalize();
+        this.pool = pool;
+        this.workspaces = workspaces;
+        this.store = store;
+    }
+
+    /**
+     * Makes {@code fork} (its row without a workspace yet) a copy of {@code source}, once the source
+     * is idle ({@link SessionBusyException} while a cell waits or runs). On failure nothing of the
+     * fork is left: no sandbox, no files, no row.
+     */
+    Forked fork(Session source, StoredSession fork) {
+        Path dir = scratch.resolve(fork.id());
+        Workspace workspace = null;
+        Sandbox sandbox = null;
+        try {
+            Copied copied = await(source.copy((running, files) -> {
+                long lines = running == null ? 0 : running.linesRead(); // the source is idle: it writes nothing meanwhile
+                Checkpoint checkpoint = running == null ? null : pool.copy(running, dir);
+                return new Copied(checkpoint, lines, files == null ? workspaces.create() : workspaces.copy(files));
+            }));
+            workspace = copied.workspace();
+            if (copied.checkpoint() != null) {
+                sandbox = pool.restore(copied.checkpoint(), workspace, copied.lines());
+            }
+            StoredSession row = new StoredSession(fork.id(), fork.tokenHash(), fork.runtime(), false, fork.createdAt(), null,
+                    workspace.id(), fork.client());
+            long lastSeq = store.insert(row, source.id(), sandbox == null ? null : sandbox.id(), copied.lines(), Tokens::newId);
+            return new Forked(workspace, sandbox, lastSeq);
+        } catch (RuntimeException e) {
+            if (sandbox != null) {
+                sandbox.close();
+            }
+            if (workspace != null) {
+                workspaces.destroy(workspace);
+            }
+            throw e;
+        } finally {
+            Trees.delete(dir);
+        }
+    }
+
+    private static <T> T await(CompletableFuture<T> copy) {
+        try {
+            return copy.get(5, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the session was copied", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the session was not copied within 5 minutes", e);
+        }
+    }
+}
