@@ -18,7 +18,9 @@
 #              their variables, and the time from the new process's start until each answers
 #   suspend    (always on runsc) one session fresh and one holding ~50 MB suspended and resumed
 #              RESUME_ROUNDS (10) times: disk while suspended, resume time; then SUSPEND_SESSIONS (200)
-#              sessions suspended at once and used again at once: failed cells, lost variables
+#              sessions suspended at once and used again at once: failed cells, lost variables; with
+#              SUSPEND_HELD (0: skipped; the figure is 2000) that many made and suspended 100 at a
+#              time and held: their disk, the server's memory, 50 of them picked at random used again
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
@@ -56,7 +58,7 @@ export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROU
 export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
 export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
-export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10}
+export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 DATABASE=${DATABASE:-sqlite}
@@ -191,7 +193,7 @@ for s in "${scenarios[@]}"; do
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
     restart) run_scenario restart "($RUNTIME)" restart $((CREATE_DEADLINE + 700)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
-    suspend) RUNTIME=runsc run_scenario suspend "(runsc)" suspend $((CREATE_DEADLINE + 1000)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
+    suspend) RUNTIME=runsc run_scenario suspend "(runsc)" suspend $((CREATE_DEADLINE + 1000 + SUSPEND_HELD)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( SUSPEND_SESSIONS + 2 > 250 ? SUSPEND_SESSIONS + 2 : 250 )) ;;
     packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac

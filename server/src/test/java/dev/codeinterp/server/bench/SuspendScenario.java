@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Suspend and resume on gVisor (issue 24): what a suspended session costs on disk, fresh and holding
  * ~50 MB of Python objects; how long bringing one back takes (the server's own {@code resumed}
  * figure and the resuming cell's round trip); and SUSPEND_SESSIONS sessions suspended at once, then
- * all used again at once: how many cells failed or lost their variables.
+ * all used again at once: how many cells failed or lost their variables. With SUSPEND_HELD, that
+ * many sessions made and suspended a wave at a time, then held: their disk, the server's memory,
+ * the containers left, and a sample of them used again.
  */
 final class SuspendScenario {
     /** ~50 MB of Python objects: a million short strings in a list. */
@@ -26,12 +28,14 @@ final class SuspendScenario {
     private final ApiClient api;
     private final int sessions;
     private final int rounds;
+    private final int held;
 
     SuspendScenario(BenchConfig config, ApiClient api, Map<String, String> env) {
         this.config = config;
         this.api = api;
         this.sessions = Integer.parseInt(env.getOrDefault("SUSPEND_SESSIONS", "200"));
         this.rounds = Integer.parseInt(env.getOrDefault("RESUME_ROUNDS", "10"));
+        this.held = Integer.parseInt(env.getOrDefault("SUSPEND_HELD", "0"));
     }
 
     void run() throws Exception {
@@ -40,6 +44,68 @@ final class SuspendScenario {
         one("fresh (x = 1)", "x = 1", "x");
         one("holding ~50 MB", "x = 1\n" + HEAVY, "len(big)");
         many();
+        if (held > 0) {
+            held();
+        }
+    }
+
+    /** {@link #held} sessions suspended and kept, made a wave at a time so no more than a wave runs at once. */
+    private void held() throws Exception {
+        int wave = 100;
+        List<ApiClient.SessionRef> all = new ArrayList<>();
+        AtomicInteger failed = new AtomicInteger();
+        long t0 = System.nanoTime();
+        for (int start = 0; start < held; start += wave) {
+            int base = start;
+            all.addAll(inParallel(16, Math.min(wave, held - start), n -> {
+                ApiClient.SessionRef s = api.create(Instant.now().plus(config.createDeadline()));
+                require(api.execute(s, "x = " + (base + n) + "\nsquares = [k * k for k in range(1000)]"), "setting state");
+                if (api.suspend(s).status() != 200) {
+                    failed.incrementAndGet();
+                }
+                return s;
+            }));
+        }
+        Path folder = config.dataDir().resolve("suspended");
+        long bytes = dev.codeinterp.server.files.Trees.size(folder);
+        long folders;
+        try (var list = Files.list(folder)) {
+            folders = list.count();
+        }
+        System.out.printf("  %d sessions made and suspended, %d at a time, in %.0f s (suspend failed %d): %d held on disk in %.2f GiB "
+                        + "(%.1f MiB each); server RSS %s; load average %s%n", all.size(), wave, (System.nanoTime() - t0) / 1e9,
+                failed.get(), folders, bytes / 1073741824.0, bytes / 1048576.0 / Math.max(1, folders), serverRss(), loadAverage());
+        int sample = Math.min(50, all.size());
+        AtomicInteger lost = new AtomicInteger();
+        Samples back = new Samples();
+        java.util.Random random = new java.util.Random(1);
+        List<Integer> picks = random.ints(0, all.size()).distinct().limit(sample).boxed().toList();
+        inParallel(8, sample, n -> {
+            int which = picks.get(n);
+            ApiClient.Reply r = api.execute(all.get(which), "x + len(squares) - 1000");
+            back.add(r.millis());
+            if (r.status() != 200 || r.json().has("restarted")
+                    || !String.valueOf(which).equals(r.json().objectList("results").get(0).string("text/plain"))) {
+                lost.incrementAndGet();
+            }
+            return null;
+        });
+        System.out.printf("    %d of them, picked at random, used again (8 at a time): %s; variables lost or failed %d%n", sample,
+                back.summary("ms", 50, 95), lost.get());
+    }
+
+    /** The resident memory of the server under test. */
+    private String serverRss() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(config.serverPid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return line.substring(6).strip();
+                }
+            }
+        } catch (IOException e) {
+            // the server is not a local process
+        }
+        return "unknown";
     }
 
     /** One session suspended and used again {@code rounds} times: disk, and the time to come back. */
