@@ -62,9 +62,6 @@ final class DockerSandbox implements Sandbox {
     private long acknowledgementSent;
     private volatile ResultCallback.Adapter<Frame> stream;
     private volatile boolean detached;
-    /** A checkpoint that stops the container is being taken: the stream's end is expected, not a death. */
-    private volatile boolean checkpointing;
-    private volatile boolean endedWhileCheckpointing;
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
 
@@ -224,10 +221,6 @@ final class DockerSandbox implements Sandbox {
         if (!alive || detached) {
             return;
         }
-        if (checkpointing) {
-            endedWhileCheckpointing = true;
-            return;
-        }
         alive = false;
         ready.completeExceptionally(new SandboxException("the sandbox exited before it was ready: " + lastOutput()));
         exited.run();
@@ -306,15 +299,6 @@ final class DockerSandbox implements Sandbox {
             } catch (java.io.IOException | RuntimeException e) {
                 log.debug("closing the attach stream of {}", shortId(), e);
             }
-        }
-    }
-
-    /** Around a checkpoint that stops the container: while on, the stream's end is not reported as an exit. */
-    void checkpointing(boolean on) {
-        checkpointing = on;
-        if (!on && endedWhileCheckpointing) {
-            endedWhileCheckpointing = false;
-            ended();
         }
     }
 

@@ -270,32 +270,34 @@ public final class DockerSandboxBackend implements SandboxBackend {
         return CheckpointSupport.yes();
     }
 
+    /**
+     * Checkpointed while it runs on, then removed: a checkpoint that fails half-way (a full disk)
+     * leaves a running sandbox running as it was, where one that stops it (runsc's exit) takes the
+     * interpreter down with it. The sandbox is idle, so nothing changes between the two.
+     */
     @Override
     public Checkpoint suspend(Sandbox sandbox, Path parent) {
         DockerSandbox mine = (DockerSandbox) sandbox;
-        Checkpoint written = checkpoint(mine, parent, true);
-        mine.close(); // stopped by the checkpoint; what it was is in the checkpoint now
+        Checkpoint written = checkpoint(mine, parent);
+        mine.close();
         return written;
     }
 
     @Override
     public Checkpoint copy(Sandbox sandbox, Path parent) {
-        return checkpoint((DockerSandbox) sandbox, parent, false);
+        return checkpoint((DockerSandbox) sandbox, parent);
     }
 
-    /** Writes the sandbox's interpreter under {@code parent}; with {@code exit} the container stops once it is written. */
-    private Checkpoint checkpoint(DockerSandbox mine, Path parent, boolean exit) {
+    /** Writes the sandbox's interpreter under {@code parent} and leaves it running. */
+    private Checkpoint checkpoint(DockerSandbox mine, Path parent) {
         String name = "ck-" + UUID.randomUUID().toString().replace("-", ""); // containerd refuses a name it already holds
         Path dir = parent.resolve(name);
-        mine.checkpointing(exit);
         try {
             Files.createDirectories(parent);
-            checkpoints.create(mine.id(), name, parent, exit);
+            checkpoints.create(mine.id(), name, parent, false);
         } catch (IOException | RuntimeException e) {
             Trees.delete(dir);
-            boolean stillRuns = mine.running();
-            mine.checkpointing(false);
-            if (!stillRuns) {
+            if (!mine.running()) {
                 mine.close();
             }
             throw e instanceof SandboxException se ? se : new SandboxException("could not write a checkpoint: " + e.getMessage(), e);

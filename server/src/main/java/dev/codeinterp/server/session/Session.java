@@ -403,8 +403,9 @@ public final class Session {
             return true;
         } catch (RuntimeException e) {
             closed = false;
-            if (sandbox != null && sandbox.alive()) {
-                slot.adopt(sandbox);
+            Sandbox back = e instanceof SuspendFailedException failed && failed.restored() != null ? failed.restored() : sandbox;
+            if (back != null && back.alive()) {
+                slot.adopt(back);
             } else if (sandbox != null) {
                 lostInterpreter = "suspending this session failed and its interpreter did not survive it (" + e.getMessage()
                         + "): its variables are gone, its files are kept";

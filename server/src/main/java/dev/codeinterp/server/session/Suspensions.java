@@ -89,23 +89,36 @@ final class Suspensions {
         }
         Path dir = root.resolve(sessionId);
         Checkpoint checkpoint = null;
-        if (sandbox != null) {
-            checkpoint = pool.suspend(sandbox, dir);
-        }
+        long lines = sandbox == null ? 0 : sandbox.linesRead();
         try {
+            if (sandbox != null) {
+                checkpoint = pool.suspend(sandbox, dir);
+            }
             workspaces.park(workspace, dir.resolve(ARCHIVE));
         } catch (RuntimeException e) {
-            // the interpreter is on disk but its files are not: keeping one without the other would
-            // restore a state that does not match, so the variables go and the files stay mounted
-            if (checkpoint != null) {
-                Trees.delete(checkpoint.dir());
-            }
-            throw e;
+            // nothing half-written is kept (a full disk, most often). The interpreter, if its checkpoint
+            // already stopped it, comes back from that checkpoint onto its files, which are still mounted.
+            Sandbox back = checkpoint == null ? null : bringBack(sessionId, checkpoint, workspace, lines);
+            Trees.delete(dir);
+            throw new SuspendFailedException("could not suspend the session: " + e.getMessage(), e, back);
         }
         String name = checkpoint == null ? null : checkpoint.name();
         long bytes = checkpoint == null ? 0 : checkpoint.bytes();
         sessions.markSuspended(sessionId, name, bytes, lastActiveAt, System.currentTimeMillis());
         return new Parked(name, bytes);
+    }
+
+    /** The interpreter a failed suspension stopped, restored from the checkpoint it wrote; null when that fails too. */
+    private Sandbox bringBack(String sessionId, Checkpoint checkpoint, Workspace workspace, long lines) {
+        try {
+            Sandbox back = pool.restore(checkpoint, workspace, lines);
+            sessions.markResumed(sessionId, back.id());
+            log.info("session {}: suspending it failed; its interpreter is back from the checkpoint", sessionId);
+            return back;
+        } catch (RuntimeException e) {
+            log.warn("session {}: suspending it failed, and its interpreter could not be brought back: {}", sessionId, e.getMessage());
+            return null;
+        }
     }
 
     /**
