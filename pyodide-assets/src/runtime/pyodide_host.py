@@ -60,19 +60,11 @@ def missing_modules(names):
 
 
 def reseed():
-    """After a boot from a memory snapshot: what was seeded at start is seeded again.
+    """After a boot from a memory snapshot: what was seeded at start is seeded again (the runner's
+    ``seeds`` is the one home of the rule)."""
+    from codeinterp_runner import seeds
+    seeds.reseed()
 
-    The snapshot holds the state of every generator created before it was taken, so without this
-    each session booted from it would draw the same "random" numbers. ``random`` (its module-level
-    generator) is reseeded from the browser's crypto source, and tempfile's name sequence is
-    dropped (it is made again, freshly seeded, on next use). ``os.urandom``, ``secrets`` and
-    ``uuid`` read that source at each call; str hashes keep the snapshot's seed (it is fixed once
-    an interpreter runs)."""
-    import sys
-    if 'random' in sys.modules:
-        sys.modules['random'].seed()
-    if 'tempfile' in sys.modules:
-        sys.modules['tempfile']._name_sequence = None
 
 def check_cell():
     """After a boot from a memory snapshot: a small cell run through a throwaway runner.

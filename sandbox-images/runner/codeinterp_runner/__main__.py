@@ -10,7 +10,7 @@ import signal
 import sys
 import threading
 
-from . import packages, protocol
+from . import packages, protocol, seeds, warmup
 from .cells import Runner
 from .pip_install import PackageAnswers
 from .prompts import InputReplies
@@ -42,6 +42,13 @@ def main():
         message = inbox.get()
         if message is None or message['type'] == 'shutdown':
             break
+        if message['type'] == 'warm':  # a template: libraries loaded, then ready again, to be checkpointed
+            warmup.warm()
+            transport.emit(protocol.ready('%d.%d.%d' % sys.version_info[:3], os.getpid()))
+            continue
+        if message['type'] == 'reseed':  # a copy of a template: its generators are the template's
+            seeds.reseed()
+            continue
         if message.get('install') and not packages.run_install(message['id'], message['install'], transport.emit):
             continue  # the packages did not install: the cell ended without running
         runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'],

@@ -54,7 +54,7 @@ def parse_command(line):
             raise ValueError("install_refused needs a string 'message'")
     elif kind == 'replay':
         _line_number(message, 'from')
-    elif kind not in ('interrupt', 'shutdown', 'ack'):
+    elif kind not in ('interrupt', 'shutdown', 'ack', 'warm', 'reseed'):
         raise ValueError(f'unknown command type {kind!r}')
     if kind == 'ack' or 'ack' in message:
         _line_number(message, 'ack')

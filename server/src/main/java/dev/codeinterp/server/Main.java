@@ -10,6 +10,7 @@ import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.DockerSandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.sandbox.WarmTemplate;
 import dev.codeinterp.server.packages.Packages;
 import dev.codeinterp.server.sandbox.SandboxSpec;
 import dev.codeinterp.server.session.InstallStep;
@@ -64,7 +65,7 @@ public final class Main implements AutoCloseable {
         // the pool refills in the quiet between cells, as the sessions report them
         CellActivity cells = new CellActivity();
         this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics,
-                cells::quiet);
+                cells::quiet, warmTemplate(settings, workspaces));
         CellLimits cellLimits = new CellLimits(settings.maxCodeBytes(), settings.defaultTimeout(), settings.maxTimeout());
         this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
                 new EventRepository(database),
@@ -83,6 +84,19 @@ public final class Main implements AutoCloseable {
             log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
         }
         this.web = new WebServer(settings, sessions, backend, pool, metrics, assistant);
+    }
+
+    /** Where new sandboxes start from: the warm template when asked for and checkpoints work here; else null (a cold runner). */
+    private WarmTemplate warmTemplate(Settings settings, Workspaces workspaces) {
+        if (settings.template().equals("none")) {
+            return null;
+        }
+        var support = backend.checkpoints();
+        if (!support.supported()) {
+            log.warn("TEMPLATE={} is ignored: {}", settings.template(), support.why());
+            return null;
+        }
+        return new WarmTemplate(backend, workspaces, settings.dataDir().resolve("templates"));
     }
 
     /** A deployment is its data directory: one server process at a time owns it and its sandboxes. */

@@ -45,9 +45,12 @@ public record Settings(
         Duration inputTimeout,
         PackageSettings packages,
         DatabaseSettings database,
-        SuspendSettings suspend) {
+        SuspendSettings suspend,
+        String template) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
+    /** What new sandboxes start from: a cold runner ({@code none}), or a checkpoint of one with numpy, pandas and matplotlib loaded. */
+    public static final List<String> TEMPLATES = List.of("none", "pydata");
 
     public Settings {
         if (port < 0 || port > 65535) {
@@ -55,6 +58,9 @@ public record Settings(
         }
         if (!RUNTIMES.contains(runtime)) {
             throw new IllegalArgumentException("runtime must be one of " + RUNTIMES + ", got " + runtime);
+        }
+        if (!TEMPLATES.contains(template)) {
+            throw new IllegalArgumentException("TEMPLATE must be one of " + TEMPLATES + ", got " + template);
         }
         if (poolSize < 0 || poolSize > maxSessions) {
             // warm sandboxes cost ~8 MiB each while idle; more than MAX_SESSIONS could never be handed out
@@ -147,6 +153,7 @@ public record Settings(
                 r.duration("INPUT_TIMEOUT", Duration.ofMinutes(5)),
                 PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()),
                 DatabaseSettings.read(r),
-                SuspendSettings.read(r));
+                SuspendSettings.read(r),
+                r.string("TEMPLATE", "none"));
     }
 }

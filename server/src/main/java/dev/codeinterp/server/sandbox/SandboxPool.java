@@ -41,12 +41,16 @@ public final class SandboxPool implements AutoCloseable {
     private volatile String lastProblem;
     private final ServerMetrics metrics;
     private final BooleanSupplier quiet;
+    private final WarmTemplate template;
 
     public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics) {
-        this(backend, workspaces, target, metrics, () -> true);
+        this(backend, workspaces, target, metrics, () -> true, null);
     }
 
-    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics, BooleanSupplier quiet) {
+    /** {@code template}: where new sandboxes start from, or null for a cold runner each. */
+    public SandboxPool(SandboxBackend backend, Workspaces workspaces, int target, ServerMetrics metrics, BooleanSupplier quiet,
+                       WarmTemplate template) {
+        this.template = template;
         this.metrics = metrics;
         this.quiet = quiet;
         this.backend = backend;
@@ -160,11 +164,21 @@ public final class SandboxPool implements AutoCloseable {
         long t0 = System.nanoTime();
         boolean ok = false;
         try {
-            Sandbox started = backend.start(workspace);
+            Sandbox started = template == null ? backend.start(workspace) : fromTemplate(workspace);
             ok = true;
             return started;
         } finally {
             metrics.sandboxStarted(ok, t0);
+        }
+    }
+
+    /** From the warm template; a cold start when it cannot be made or restored (the template is tried again next time). */
+    private Sandbox fromTemplate(Workspace workspace) {
+        try {
+            return template.start(workspace);
+        } catch (SandboxException e) {
+            log.warn("started cold: the warm template failed: {}", e.getMessage());
+            return backend.start(workspace);
         }
     }
 
