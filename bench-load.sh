@@ -3,7 +3,7 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [suspend] [packages]   (no argument: all)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [suspend] [template] [packages]   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
@@ -21,6 +21,9 @@
 #              sessions suspended at once and used again at once: failed cells, lost variables; with
 #              SUSPEND_HELD (0: skipped; the issue's figure is 2000) that many made and suspended 100 at a
 #              time and held: their disk, the server's memory, 50 of them picked at random used again
+#   template   (always on runsc) once with TEMPLATE=none, once with TEMPLATE=pydata: FIRST_CELL_SESSIONS (10)
+#              sessions' first cell `import pandas as pd; pd.DataFrame(...)`, a sandbox's memory, and
+#              CREATES (200, fewer when they would not fit in memory) creates at once: time and CPU per create
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
@@ -47,10 +50,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart suspend packages)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart suspend template packages)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|suspend|packages) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, suspend, packages)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|suspend|template|packages) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, suspend, template, packages)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
@@ -59,6 +62,7 @@ export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-90
 export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
 export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0}
+export FIRST_CELL_SESSIONS=${FIRST_CELL_SESSIONS:-10} CREATES=${CREATES:-200}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
 DATABASE=${DATABASE:-sqlite}
@@ -195,6 +199,11 @@ for s in "${scenarios[@]}"; do
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
     suspend) RUNTIME=runsc run_scenario suspend "(runsc)" suspend $((CREATE_DEADLINE + 1000 + SUSPEND_HELD)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( SUSPEND_SESSIONS + 2 > 250 ? SUSPEND_SESSIONS + 2 : 250 )) ;;
+    template) for template in none pydata; do
+                RUNTIME=runsc run_scenario template "(runsc, TEMPLATE=$template)" template $((CREATE_DEADLINE + 1300)) \
+                  CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_TEMPLATE="$template" \
+                  CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( CREATES + 20 > 250 ? CREATES + 20 : 250 ))
+              done ;;
     packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
  done

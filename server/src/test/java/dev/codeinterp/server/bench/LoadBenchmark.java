@@ -43,12 +43,16 @@ public final class LoadBenchmark {
                 watchdog(config.createDeadline().plusSeconds(900 + Integer.parseInt(System.getenv().getOrDefault("SUSPEND_HELD", "0"))));
                 new SuspendScenario(config, api, System.getenv()).run();
             }
+            case "template" -> {
+                watchdog(config.createDeadline().plusSeconds(1200));
+                new TemplateScenario(config, api, System.getenv()).run();
+            }
             case "packages" -> {
                 watchdog(Duration.ofMinutes(10));
                 new PackagesScenario(config.url(), System.getenv()).run();
             }
             default -> {
-                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart, suspend or packages");
+                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart, suspend, template or packages");
                 System.exit(2);
             }
         }
