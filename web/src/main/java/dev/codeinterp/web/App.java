@@ -88,6 +88,22 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             newConversation(null);
         }
         composer.focus();
+        Browser.onHashChange(this::followHash);
+    }
+
+    /** Back, Forward or a link to another conversation of this browser (e.g. the one a fork came from) opens it. */
+    private void followHash() {
+        String route = Browser.hash().startsWith("#") ? Browser.hash().substring(1) : Browser.hash();
+        if (interpreter != null && route.equals(interpreter.route())) {
+            return;
+        }
+        Interpreter next = reopen(route);
+        if (next != null) {
+            leave();
+            open(next, null);
+        } else if (interpreter != null) {
+            Browser.replaceHash(interpreter.route()); // none this browser holds: the address names the one shown
+        }
     }
 
     private static Interpreter reopen(String hash) {
@@ -123,11 +139,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     }
 
     private void newConversation(String intro) {
-        if (imported != null) {
-            imported.remove();
-            imported = null;
-        }
-        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
+        leave();
         noSession = null;
         modeSwitch.show(mode);
         if (mode == ModeSwitch.Mode.LOCAL) {
@@ -136,6 +148,15 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         }
         close();
         serverStart.begin(intro);
+    }
+
+    /** Before another conversation opens: imported cells not run go, cells held for this one go back to the composer. */
+    private void leave() {
+        if (imported != null) {
+            imported.remove();
+            imported = null;
+        }
+        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
     }
 
     @Override
