@@ -58,6 +58,10 @@ public abstract class Browser implements JSObject {
     @JSBody(params = "hash", script = "window.history.replaceState(null, '', '#' + hash);")
     public static native void replaceHash(String hash);
 
+    /** A new history entry at this fragment, so Back returns to the one before (no hashchange is fired). */
+    @JSBody(params = "hash", script = "window.history.pushState(null, '', '#' + hash);")
+    public static native void pushHash(String hash);
+
     @JSFunctor
     public interface Callback extends JSObject {
         void call();
