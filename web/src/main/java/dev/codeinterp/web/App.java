@@ -16,6 +16,7 @@ import dev.codeinterp.web.view.ComposerMode;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
 import dev.codeinterp.web.view.FilesPanel;
+import dev.codeinterp.web.view.ForkButton;
 import dev.codeinterp.web.view.ImportedCells;
 import dev.codeinterp.web.view.ModeSwitch;
 import dev.codeinterp.web.view.NotebookButtons;
@@ -46,6 +47,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
     private final FilesPanel filesPanel = new FilesPanel();
     private final NotebookButtons notebookButtons = new NotebookButtons(status, () -> this.interpreter, this);
+    private final ForkButton forkButton = new ForkButton(this::fork);
     /** An imported notebook's cells that have not run yet, or null. */
     private ImportedCells imported;
     private final HTMLElement page = Dom.el("div", "page");
@@ -69,6 +71,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         header.appendChild(modeSwitch.root());
         header.appendChild(status.root());
         header.appendChild(notebookButtons.root());
+        header.appendChild(forkButton.root());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
         page.appendChild(pending.root());
@@ -88,6 +91,22 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             newConversation(null);
         }
         composer.focus();
+        Browser.onHashChange(this::followHash);
+    }
+
+    /** Back, Forward or a link to another conversation of this browser (e.g. the one a fork came from) opens it. */
+    private void followHash() {
+        String route = Browser.hash().startsWith("#") ? Browser.hash().substring(1) : Browser.hash();
+        if (interpreter != null && route.equals(interpreter.route())) {
+            return;
+        }
+        Interpreter next = reopen(route);
+        if (next != null) {
+            leave();
+            open(next, null);
+        } else if (interpreter != null) {
+            Browser.replaceHash(interpreter.route()); // none this browser holds: the address names the one shown
+        }
     }
 
     private static Interpreter reopen(String hash) {
@@ -123,11 +142,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     }
 
     private void newConversation(String intro) {
-        if (imported != null) {
-            imported.remove();
-            imported = null;
-        }
-        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
+        leave();
         noSession = null;
         modeSwitch.show(mode);
         if (mode == ModeSwitch.Mode.LOCAL) {
@@ -136,6 +151,15 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         }
         close();
         serverStart.begin(intro);
+    }
+
+    /** Before another conversation opens: imported cells not run go, cells held for this one go back to the composer. */
+    private void leave() {
+        if (imported != null) {
+            imported.remove();
+            imported = null;
+        }
+        giveBack(pending.clear(), "The conversation changed before your cell could run; it is back in the composer.");
     }
 
     @Override
@@ -152,6 +176,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     private void close() {
         serverStart.cancel();
+        forkButton.hide();
         packages.close();
         pending.forgetSent();
         if (interpreter != null) {
@@ -191,6 +216,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if (mode == ModeSwitch.Mode.SERVER) {
             sayWhatIdleDoes(conversation);
         }
+        if (next instanceof ServerSession session) {
+            offerFork(session, conversation);
+        }
         next.connect(this);
     }
 
@@ -201,6 +229,42 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             if (note != null && conversation == shown) {
                 shown.introNote(note, "idle-note");
             }
+        });
+    }
+
+    /** The fork button, as this server can fork (its idle sessions keep variables: it checkpoints), and the note of a fork. */
+    private void offerFork(ServerSession session, ConversationView shown) {
+        String source = session.forkedFrom();
+        if (source != null) {
+            shown.heading(ForkButton.note(source, ServerSession.ROUTE_PREFIX + source));
+        }
+        ServerHealth.ask(health -> {
+            if (conversation == shown) {
+                boolean can = health == null || health.idle() == null || health.idle().keepsVariables();
+                forkButton.offer(can ? null : ForkButton.cannotFork(health.idle().why()));
+            }
+        });
+    }
+
+    /** Opens a copy of this conversation (history, variables, files); Back (or the note's link) returns to this one. */
+    private void fork() {
+        if (!(interpreter instanceof ServerSession source)) {
+            return;
+        }
+        forkButton.forking();
+        status.problem(null);
+        source.fork((forked, problem) -> {
+            if (interpreter != source) {
+                return; // the page moved on; a fork made meanwhile stays reachable by its token, as any session
+            }
+            if (forked == null) {
+                forkButton.offer(null);
+                status.problem(problem);
+                return;
+            }
+            leave();
+            Browser.pushHash(forked.route());
+            open(forked, null);
         });
     }
 

@@ -58,6 +58,19 @@ public abstract class Browser implements JSObject {
     @JSBody(params = "hash", script = "window.history.replaceState(null, '', '#' + hash);")
     public static native void replaceHash(String hash);
 
+    /** A new history entry at this fragment, so Back returns to the one before (no hashchange is fired). */
+    @JSBody(params = "hash", script = "window.history.pushState(null, '', '#' + hash);")
+    public static native void pushHash(String hash);
+
+    @JSFunctor
+    public interface Callback extends JSObject {
+        void call();
+    }
+
+    /** Calls back when the fragment changes by Back/Forward, a link or an edit of the address bar. */
+    @JSBody(params = "callback", script = "window.addEventListener('hashchange', function () { callback(); });")
+    public static native void onHashChange(Callback callback);
+
     @JSBody(script = "return (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host;")
     public static native String webSocketBase();
 

@@ -30,6 +30,8 @@ import java.util.List;
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
     private static final String TOKEN_KEY = "codeinterp.token.";
+    /** The session a fork was copied from, kept beside its token: the fork says so again after a reload. */
+    private static final String FORKED_FROM_KEY = "codeinterp.forked-from.";
     private static final int OPEN = 1;
 
     private final String sessionId;
@@ -64,6 +66,27 @@ public final class ServerSession implements Interpreter {
     static ServerSession created(String sessionId, String token) {
         Browser.storageSet(TOKEN_KEY + sessionId, token);
         return new ServerSession(sessionId, token);
+    }
+
+    /** A fork of {@code sourceId} the server has just created: kept as a created session, with where it came from. */
+    static ServerSession forked(String sourceId, String sessionId, String token) {
+        Browser.storageSet(FORKED_FROM_KEY + sessionId, sourceId);
+        return created(sessionId, token);
+    }
+
+    public interface Forked {
+        /** The new session (both go on independently), or null and the sentence saying why there is none. */
+        void ready(ServerSession fork, String problem);
+    }
+
+    /** Asks the server for a copy of this session as it is now: its variables, files and history so far. */
+    public void fork(Forked done) {
+        ServerFork.request(sessionId, token, done);
+    }
+
+    /** The id of the session this one was forked from in this browser, or null. */
+    public String forkedFrom() {
+        return Browser.storageGet(FORKED_FROM_KEY + sessionId);
     }
 
     @Override

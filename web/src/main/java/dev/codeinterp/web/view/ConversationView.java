@@ -61,6 +61,11 @@ public final class ConversationView {
         empty.appendChild(note);
     }
 
+    /** A line above the whole conversation, kept there whatever turns come and go (e.g. where a fork came from). */
+    public void heading(HTMLElement line) {
+        root.insertBefore(line, root.getFirstChild());
+    }
+
     /** Where the answers to a running cell's input() go. */
     public void answerInputWith(InputPrompt.Replies replies) {
         this.replies = replies;
