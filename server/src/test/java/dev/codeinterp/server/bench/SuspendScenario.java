@@ -55,6 +55,7 @@ final class SuspendScenario {
         List<ApiClient.SessionRef> all = new ArrayList<>();
         AtomicInteger failed = new AtomicInteger();
         long t0 = System.nanoTime();
+        Path folder = config.dataDir().resolve("suspended");
         for (int start = 0; start < held; start += wave) {
             int base = start;
             all.addAll(inParallel(16, Math.min(wave, held - start), n -> {
@@ -65,8 +66,12 @@ final class SuspendScenario {
                 }
                 return s;
             }));
+            if (all.size() % 500 == 0) { // a run cut short by its deadline still tells how far it got
+                System.out.printf("    %d suspended after %.0f s: %.2f GiB on disk, server RSS %s, load average %s%n", all.size(),
+                        (System.nanoTime() - t0) / 1e9, dev.codeinterp.server.files.Trees.size(folder) / 1073741824.0, serverRss(),
+                        loadAverage());
+            }
         }
-        Path folder = config.dataDir().resolve("suspended");
         long bytes = dev.codeinterp.server.files.Trees.size(folder);
         long folders;
         try (var list = Files.list(folder)) {
