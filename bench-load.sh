@@ -27,7 +27,9 @@
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
 #
-# Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runsc ./bench-load.sh
+# Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runc ./bench-load.sh;
+# RUNTIME unset (and CODEINTERP_RUNTIME too) leaves the servers their default, gVisor's runsc where the
+# engine has it, else runc: each scenario's lines name the runtime the server chose and how.
 # DATABASE=postgres keeps each scenario's store in a fresh database of a throwaway PostgreSQL 15
 # (scripts/postgres.sh, started for the run and stopped after); DATABASE=both runs every scenario on
 # SQLite and then on PostgreSQL, so the figures sit side by side; sqlite (the default) as before.
@@ -64,7 +66,7 @@ export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL
 export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0}
 export FIRST_CELL_SESSIONS=${FIRST_CELL_SESSIONS:-10} CREATES=${CREATES:-200}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
-RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-runc}}
+RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-}}
 DATABASE=${DATABASE:-sqlite}
 case "$DATABASE" in sqlite) databases=(sqlite) ;; postgres) databases=(postgres) ;; both) databases=(sqlite postgres) ;;
   *) echo "DATABASE must be sqlite, postgres or both, got '$DATABASE'" >&2; exit 2 ;; esac
@@ -139,10 +141,11 @@ run_scenario() {
   data=$(mktemp -d /tmp/codeinterp-bench.XXXXXX)
   local port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  local stored=()
+  local stored=() runtime_set=()
   mapfile -t stored < <(store_settings)
+  [ -z "$RUNTIME" ] || runtime_set=(CODEINTERP_RUNTIME="$RUNTIME")
   env CODEINTERP_HOST=127.0.0.1 CODEINTERP_PORT="$port" CODEINTERP_DATA_DIR="$data" CODEINTERP_IMAGE="$image" \
-      CODEINTERP_RUNTIME="$RUNTIME" "${stored[@]}" "$@" \
+      "${runtime_set[@]}" "${stored[@]}" "$@" \
       java @server/jvm.options ${SERVER_JAVA_OPTS:-} -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
   server=$!
   local up=0
@@ -163,7 +166,10 @@ run_scenario() {
     [ "${pool% / *}" = "${pool#* / }" ] && break
     sleep 0.5
   done
-  echo "# $name on $store: server up, warm pool $pool ready after $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  local chosen
+  chosen=$(curl -s "http://127.0.0.1:$port/healthz" | python3 -c 'import json,sys; h=json.load(sys.stdin); print(h["runtime"], (h.get("runtime_choice") or {}).get("chosen_by", "?"))' || echo "? ?")
+  label=${label//@runtime@/${chosen% *}}
+  echo "# $name on $store: runtime ${chosen% *} (chosen by ${chosen#* }), server up, warm pool $pool ready after $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   local status=0
   BENCH_URL="http://127.0.0.1:$port" BENCH_SERVER_PID="$server" BENCH_DATA_DIR="$data" BENCH_LABEL="$label [$store]" \
     timeout --kill-after=10 "$deadline" \
@@ -176,7 +182,7 @@ run_scenario() {
   echo
 }
 
-echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime $RUNTIME, image $image"
+echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-the server's default}, image $image"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
 echo
@@ -185,17 +191,17 @@ per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
 for s in "${scenarios[@]}"; do
  for store in "${databases[@]}"; do
   case "$s" in
-    busy) run_scenario busy "(pool $POOL_SIZE, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
+    busy) run_scenario busy "(pool $POOL_SIZE, @runtime@)" busy $((CREATE_DEADLINE + DURATION + 300)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
-    busy-pool) run_scenario busy-pool "(pool $BIG_POOL, $RUNTIME)" busy $((CREATE_DEADLINE + DURATION + 300)) \
+    busy-pool) run_scenario busy-pool "(pool $BIG_POOL, @runtime@)" busy $((CREATE_DEADLINE + DURATION + 300)) \
             CODEINTERP_POOL_SIZE="$BIG_POOL" CODEINTERP_MAX_SESSIONS_PER_CLIENT="$per_client_busy" ;;
     # per-client quota above the total, so the IDLE+1th create meets the server's limit, not this client's
-    idle) run_scenario idle "(MAX_SESSIONS=$IDLE, pool $POOL_SIZE, $RUNTIME)" idle $((IDLE_DEADLINE + SETTLE + 1000)) \
+    idle) run_scenario idle "(MAX_SESSIONS=$IDLE, pool $POOL_SIZE, @runtime@)" idle $((IDLE_DEADLINE + SETTLE + 1000)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS="$IDLE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$((IDLE + 1)) ;;
-    roundtrip) BACKGROUND=0 run_scenario roundtrip "($RUNTIME)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
-    roundtrip-busy) BACKGROUND=$BACKGROUND_USERS run_scenario roundtrip-busy "($RUNTIME)" roundtrip $((CREATE_DEADLINE + 900)) \
+    roundtrip) BACKGROUND=0 run_scenario roundtrip "(@runtime@)" roundtrip 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+    roundtrip-busy) BACKGROUND=$BACKGROUND_USERS run_scenario roundtrip-busy "(@runtime@)" roundtrip $((CREATE_DEADLINE + 900)) \
             CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( BACKGROUND_USERS + 2 > 250 ? BACKGROUND_USERS + 2 : 250 )) ;;
-    restart) run_scenario restart "($RUNTIME)" restart $((CREATE_DEADLINE + 700)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
+    restart) run_scenario restart "(@runtime@)" restart $((CREATE_DEADLINE + 700)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( RESTART_SESSIONS > 250 ? RESTART_SESSIONS : 250 )) ;;
     suspend) RUNTIME=runsc run_scenario suspend "(runsc)" suspend $((CREATE_DEADLINE + 1000 + SUSPEND_HELD)) CODEINTERP_POOL_SIZE="$POOL_SIZE" \
             CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( SUSPEND_SESSIONS + 2 > 250 ? SUSPEND_SESSIONS + 2 : 250 )) ;;
@@ -204,7 +210,7 @@ for s in "${scenarios[@]}"; do
                   CODEINTERP_POOL_SIZE="$POOL_SIZE" CODEINTERP_TEMPLATE="$template" \
                   CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( CREATES + 20 > 250 ? CREATES + 20 : 250 ))
               done ;;
-    packages) run_scenario packages "($RUNTIME)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+    packages) run_scenario packages "(@runtime@)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
   esac
  done
 done

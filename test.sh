@@ -2,7 +2,8 @@
 # Runs every test against the real parts: the runner's own suite (on the host and inside the
 # sandbox image), the Maven suites against the real Docker engine with runc and runsc (the store,
 # REST, WebSocket and restart tests once more on a throwaway PostgreSQL 15), then the browser suite
-# (Debian's Chromium driven by playwright-core) against the real server on SQLite.
+# (Debian's Chromium driven by playwright-core) against the real server on SQLite, started with the
+# defaults a user gets: gVisor (runsc), which setup-host.sh registers.
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/setup-host.sh

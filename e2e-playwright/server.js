@@ -23,7 +23,8 @@ export function freePort() {
 }
 
 /**
- * Starts a server (runtime runc unless `env` says otherwise) and resolves as soon as `/healthz`
+ * Starts a server (runtime runc unless `env` says otherwise: quicker to start sandboxes than the default
+ * gVisor, which the suite's own server runs) and resolves as soon as `/healthz`
  * answers, which is before its warm pool is filled. `stop()` ends it, removes the sandboxes its
  * sessions left running, unmounts the workspace tmpfs it mounted and removes the data directory.
  */

@@ -1,10 +1,9 @@
 // Suspend and resume as a person sees it, on gVisor (runsc): a session suspended to disk, by the
 // REST call or by the idle timer, comes back when its page is opened again, or with the next cell of
-// a page left open, with a quiet "resumed" note and its variables. On runc (the suite's own server) a fresh conversation says
-// plainly that variables are not kept past idle, and why.
+// a page left open, with a quiet "resumed" note and its variables. What a runc server says instead: runtime.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, runCell, runAtOnce, finished, outputs, BASE_URL } from '../browser.js';
+import { launch, runCell, runAtOnce, finished, outputs } from '../browser.js';
 import { startServer } from '../server.js';
 
 let browser;
@@ -128,34 +127,6 @@ test('a page left open while the idle timer suspends its session runs its next c
     await page.getByTestId('notice-turn').filter({ hasText: /Session resumed from disk in .* — variables kept\./ }).waitFor();
     const column = await page.locator('main.conversation > article').evaluateAll((all) => all.map((a) => a.dataset.testid));
     assert.deepEqual(column, ['turn', 'notice-turn', 'turn'], 'the note comes where the session came back, before the cell');
-  } finally {
-    await context.close();
-  }
-});
-
-test('where variables are not kept past idle, a fresh server conversation says so and why; on gVisor it says nothing', async () => {
-  const health = await (await fetch(BASE_URL + '/healthz')).json();
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    await page.goto(BASE_URL + '/');
-    await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
-    if (health.idle.keeps_variables) {
-      await page.waitForTimeout(500);
-      assert.equal(await page.getByTestId('idle-note').count(), 0);
-    } else {
-      const note = page.getByTestId('idle-note');
-      await note.waitFor();
-      assert.match(await note.innerText(), /^Variables are kept while you work, not past idle: after .+ without use this session is closed, its variables and files with it\./);
-      assert.ok((await note.innerText()).includes(health.idle.why), 'the server\'s reason is given');
-    }
-
-    const runsc = await context.newPage();
-    await runsc.goto(server.url + '/');
-    await runsc.getByTestId('status').filter({ hasText: 'gVisor' }).waitFor({ timeout: 30000 });
-    await runsc.getByTestId('intro').waitFor();
-    await runsc.waitForTimeout(500);
-    assert.equal(await runsc.getByTestId('idle-note').count(), 0, 'on gVisor idle sessions keep their variables: nothing to warn of');
   } finally {
     await context.close();
   }

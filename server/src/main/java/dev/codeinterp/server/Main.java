@@ -5,6 +5,7 @@ import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.config.AssistantSettings;
+import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.metrics.ServerMetrics;
@@ -43,6 +44,7 @@ public final class Main implements AutoCloseable {
     private final ServerMetrics metrics;
     private final Assistant assistant;
     private final boolean engineAvailable;
+    private final RuntimeChoice runtime;
 
     public Main(Settings settings) {
         this(settings, AssistantSettings.fromEnvironment(System.getenv()));
@@ -51,11 +53,16 @@ public final class Main implements AutoCloseable {
     public Main(Settings settings, AssistantSettings assistantSettings) {
         // the store first: a database that cannot be reached ends the start before anything else is set up
         this.database = Database.open(settings.database(), settings.dataDir().resolve("codeinterp.db"));
-        this.metrics = new ServerMetrics(settings.runtime());
+        // gVisor where the engine has it, unless the setting says otherwise: asked before anything names the runtime
+        this.runtime = RuntimeChoice.of(settings.runtime(), DockerSandboxBackend.registeredRuntimes(settings.dockerHost()));
+        if (runtime.fallback()) {
+            log.warn("runtime runc: {}", runtime.why());
+        }
+        this.metrics = new ServerMetrics(runtime.runtime());
         database.writer().onCommit(metrics::storeCommitted);
         Packages packages = Packages.from(settings.packages());
-        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings, packages.sandboxMount()), settings.dockerHost(),
-                deploymentId(settings));
+        this.backend = DockerSandboxBackend.connect(SandboxSpec.from(settings, runtime.runtime(), packages.sandboxMount()),
+                settings.dockerHost(), deploymentId(settings));
         var engine = backend.info();
         this.engineAvailable = engine.available();
         if (!engine.available()) {
@@ -71,7 +78,7 @@ public final class Main implements AutoCloseable {
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
                         settings.maxQueuedCells(), RestartPolicy.DEFAULT, settings.inputTimeout()),
-                cellLimits, settings.runtime(), settings.idleTtl(),
+                cellLimits, runtime.runtime(), settings.idleTtl(),
                 new Admission(new AdmissionLimits(settings.maxSessions(), settings.maxSessionsPerClient(),
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
                 new DownloadLinks(), metrics, new InstallStep(packages), cells,
@@ -83,7 +90,7 @@ public final class Main implements AutoCloseable {
         if (assistant.enabled()) {
             log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
         }
-        this.web = new WebServer(settings, sessions, backend, pool, metrics, assistant);
+        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant);
     }
 
     /** Where new sandboxes start from: the warm template when asked for and checkpoints work here; else null (a cold runner). */
@@ -113,7 +120,8 @@ public final class Main implements AutoCloseable {
         }
         pool.start();
         web.start();
-        log.info("serving on http://localhost:{} (runtime {}, image {})", web.port(), settings.runtime(), settings.image());
+        log.info("serving on http://localhost:{} (runtime {}, chosen by {}, image {})", web.port(), runtime.runtime(),
+                runtime.chosenBy().wire(), settings.image());
         return this;
     }
 

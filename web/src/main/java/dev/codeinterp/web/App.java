@@ -214,7 +214,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         composer.setRunning(false);
         assistantOffer.open(next);
         if (mode == ModeSwitch.Mode.SERVER) {
-            sayWhatIdleDoes(conversation);
+            sayWhatThisServerLacks(conversation);
         }
         if (next instanceof ServerSession session) {
             offerFork(session, conversation);
@@ -222,12 +222,22 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         next.connect(this);
     }
 
-    /** Under a server conversation's intro, where this server does not keep variables past idle: that, and why. */
-    private void sayWhatIdleDoes(ConversationView shown) {
+    /**
+     * Under a server conversation's intro, where this server runs runc for want of gVisor, or does not
+     * keep variables past idle: that, and why.
+     */
+    private void sayWhatThisServerLacks(ConversationView shown) {
         ServerHealth.ask(health -> {
-            String note = health == null ? null : SessionNotes.idle(health.idle());
-            if (note != null && conversation == shown) {
-                shown.introNote(note, "idle-note");
+            if (health == null || conversation != shown) {
+                return;
+            }
+            String runtime = SessionNotes.runtime(health.runtimeChoice());
+            if (runtime != null) {
+                shown.introNote(runtime, "runtime-note");
+            }
+            String idle = SessionNotes.idle(health.idle());
+            if (idle != null) {
+                shown.introNote(idle, "idle-note");
             }
         });
     }

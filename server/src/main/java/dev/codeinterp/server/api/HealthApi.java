@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.model.wire.WireCodec;
+import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.sandbox.EngineInfo;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
@@ -13,15 +14,17 @@ import io.javalin.http.Context;
 /** {@code /healthz}: says plainly whether code can run here, and if not, why. */
 final class HealthApi {
     private final SandboxBackend backend;
+    private final RuntimeChoice runtime;
     private final SandboxPool pool;
     private final SessionManager sessions;
     private final boolean keysRequired;
 
     private final Health.Assistant assistant;
 
-    HealthApi(SandboxBackend backend, SandboxPool pool, SessionManager sessions, boolean keysRequired, Health.Assistant assistant) {
+    HealthApi(SandboxBackend backend, RuntimeChoice runtime, SandboxPool pool, SessionManager sessions, boolean keysRequired, Health.Assistant assistant) {
         this.assistant = assistant;
         this.backend = backend;
+        this.runtime = runtime;
         this.pool = pool;
         this.sessions = sessions;
         this.keysRequired = keysRequired;
@@ -36,8 +39,18 @@ final class HealthApi {
         AdmissionLimits l = admission.limits();
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
+        Health.Idle idle = sessions.idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
-                keysRequired, limits, use, assistant, sessions.idle());
+                keysRequired, limits, use, assistant, idle, runtimeChoice(idle));
         RestApi.json(ctx, 200, WireCodec.encode(health));
+    }
+
+    /** The choice made at start; a fallback also says what it costs idle sessions, as {@code idle} has it. */
+    private Health.RuntimeChoice runtimeChoice(Health.Idle idle) {
+        String why = runtime.why();
+        if (runtime.fallback() && idle != null && !idle.keepsVariables()) {
+            why += "; variables are not kept past idle (see idle)";
+        }
+        return new Health.RuntimeChoice(runtime.runtime(), runtime.chosenBy().wire(), why);
     }
 }

@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.server.assistant.Assistant;
+import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
 import dev.codeinterp.server.mcp.McpEndpoint;
@@ -21,7 +22,7 @@ public final class WebServer implements AutoCloseable {
     private final SessionSocket socket;
     private final McpEndpoint mcp;
 
-    public WebServer(Settings settings, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
+    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
                      Assistant assistant) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
@@ -30,7 +31,7 @@ public final class WebServer implements AutoCloseable {
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         NotebookApi notebooks = new NotebookApi(sessions);
         AssistantRelayPage relay = new AssistantRelayPage();
-        HealthApi health = new HealthApi(backend, pool, sessions, settings.keysRequired(),
+        HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());

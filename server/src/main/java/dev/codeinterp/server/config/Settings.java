@@ -8,6 +8,8 @@ import java.util.Map;
 /**
  * Everything the server can be told, read once at start from environment variables
  * ({@code CODEINTERP_*}) and validated, so a typo fails the start instead of a request.
+ * {@code runtime} is the setting as given, null when unset: {@link RuntimeChoice} turns it into the
+ * runtime sessions get, once the engine has said which runtimes it has.
  */
 public record Settings(
         String host,
@@ -56,7 +58,7 @@ public record Settings(
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0..65535, got " + port);
         }
-        if (!RUNTIMES.contains(runtime)) {
+        if (runtime != null && !RUNTIMES.contains(runtime)) {
             throw new IllegalArgumentException("runtime must be one of " + RUNTIMES + ", got " + runtime);
         }
         if (!TEMPLATES.contains(template)) {
@@ -122,7 +124,7 @@ public record Settings(
                 r.integer("PORT", 8080),
                 Path.of(r.string("DATA_DIR", "data")).toAbsolutePath(),
                 r.string("IMAGE", "codeinterp-sandbox:latest"),
-                r.string("RUNTIME", "runc"),
+                r.string("RUNTIME", null), // unset: chosen at start from the engine's runtimes (RuntimeChoice)
                 r.integer("POOL_SIZE", 2),
                 r.duration("IDLE_TTL", Duration.ofHours(1)),
                 r.duration("REAP_INTERVAL", Duration.ofSeconds(30)),

@@ -87,6 +87,24 @@ public final class DockerSandboxBackend implements SandboxBackend {
         return new DockerSandboxBackend(DockerConnections.open(dockerHost), spec, deploymentId);
     }
 
+    /**
+     * The runtimes the engine at {@code dockerHost} (null: DOCKER_HOST or the local socket) has
+     * registered, or null when no engine answers: asked before a backend exists, since its spec
+     * names the runtime chosen from them.
+     */
+    public static List<String> registeredRuntimes(String dockerHost) {
+        try (DockerConnections connections = DockerConnections.open(dockerHost)) {
+            return runtimesOf(connections.control().infoCmd().exec()).keySet().stream().map(String::valueOf).toList();
+        } catch (RuntimeException e) {
+            log.warn("no Docker engine answers: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private static Map<?, ?> runtimesOf(Info info) {
+        return info.getRawValues().get("Runtimes") instanceof Map<?, ?> m ? m : Map.of();
+    }
+
     public DockerClient client() {
         return docker;
     }
@@ -409,7 +427,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
             Version version = docker.versionCmd().exec();
             Info info = docker.infoCmd().exec();
             List<String> runtimes = new ArrayList<>();
-            Map<?, ?> registered = info.getRawValues().get("Runtimes") instanceof Map<?, ?> m ? m : Map.of();
+            Map<?, ?> registered = runtimesOf(info);
             registered.keySet().forEach(k -> runtimes.add(String.valueOf(k)));
             boolean imagePresent = true;
             String problem = null;

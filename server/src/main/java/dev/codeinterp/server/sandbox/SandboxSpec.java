@@ -36,9 +36,12 @@ public record SandboxSpec(String image, String runtime, long memoryBytes, double
     /** Where the package cache's blobs appear, read-only (docs/ARCHITECTURE.md, "Packages"). */
     public static final String PACKAGES = "/packages";
 
-    /** {@code packageCache}: the host folder every sandbox sees read-only at {@link #PACKAGES}, or null for none. */
-    public static SandboxSpec from(Settings s, Path packageCache) {
-        return new SandboxSpec(s.image(), s.runtime(), s.memoryBytes(), s.cpus(), s.processLimit(),
+    /**
+     * {@code runtime}: the one chosen at start ({@link dev.codeinterp.server.config.RuntimeChoice});
+     * {@code packageCache}: the host folder every sandbox sees read-only at {@link #PACKAGES}, or null for none.
+     */
+    public static SandboxSpec from(Settings s, String runtime, Path packageCache) {
+        return new SandboxSpec(s.image(), runtime, s.memoryBytes(), s.cpus(), s.processLimit(),
                 s.workspaceBytes(), s.tmpBytes(), s.workspaceBytes(), packageCache);
     }
 

@@ -53,7 +53,7 @@ public final class TestApp implements AutoCloseable {
         });
     }
 
-    /** A private app; {@code overrides} are CODEINTERP_* names without the prefix. */
+    /** A private app; {@code overrides} are CODEINTERP_* names without the prefix; a null {@code runtime} leaves it unset. */
     public static TestApp start(String runtime, Map<String, String> overrides) {
         try {
             Path dir = Files.createTempDirectory("codeinterp-test");
@@ -85,7 +85,9 @@ public final class TestApp implements AutoCloseable {
         env.put("CODEINTERP_PORT", "0");
         env.put("CODEINTERP_HOST", "127.0.0.1");
         env.put("CODEINTERP_DATA_DIR", dataDir.toString());
-        env.put("CODEINTERP_RUNTIME", runtime);
+        if (runtime != null) { // null: unset, as a user's first start has it (the server chooses)
+            env.put("CODEINTERP_RUNTIME", runtime);
+        }
         env.put("CODEINTERP_POOL_SIZE", "1");
         env.put("CODEINTERP_MEMORY", "512m");
         env.put("CODEINTERP_IMAGE", System.getenv().getOrDefault("CODEINTERP_IMAGE", "codeinterp-sandbox:latest"));

@@ -7,11 +7,17 @@ import java.util.List;
 /**
  * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the runtime
  * sessions get and its version (null when unknown); the warm pool, the admission limits and how much
- * of them is in use. {@code status} and {@code server_mode} on the wire follow from whether the
- * engine is available.
+ * of them is in use; how that runtime was chosen ({@code runtimeChoice}). {@code status} and
+ * {@code server_mode} on the wire follow from whether the engine is available.
  */
 public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
-                     boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle) {
+                     boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice) {
+
+    /** A server that does not say how its runtime was chosen (an older one). */
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, assistant, idle, null);
+    }
 
     /** A server that does not say what idle sessions become (an older one). */
     public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
@@ -57,6 +63,19 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
      * history stay), and {@code why} says why variables cannot be kept here.
      */
     public record Idle(boolean keepsVariables, long afterSeconds, String why) {
+    }
+
+    /**
+     * How the server came to its runtime: {@code chosenBy} is {@code default} (gVisor, found in the
+     * engine), {@code setting} ({@code CODEINTERP_RUNTIME}) or {@code fallback} (runc, because the
+     * engine has no gVisor); {@code why} in words.
+     */
+    public record RuntimeChoice(String runtime, String chosenBy, String why) {
+        public static final String FALLBACK = "fallback";
+
+        public boolean fallback() {
+            return FALLBACK.equals(chosenBy);
+        }
     }
 
     /** Open sessions and sessions being created right now. */

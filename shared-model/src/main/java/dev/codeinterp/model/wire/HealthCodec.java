@@ -56,6 +56,13 @@ final class HealthCodec {
             }
             m.put("idle", idle);
         }
+        if (h.runtimeChoice() != null) {
+            Map<String, Object> choice = new LinkedHashMap<>();
+            choice.put("runtime", h.runtimeChoice().runtime());
+            choice.put("chosen_by", h.runtimeChoice().chosenBy());
+            choice.put("why", h.runtimeChoice().why());
+            m.put("runtime_choice", choice);
+        }
         return Json.write(m);
     }
 
@@ -85,8 +92,13 @@ final class HealthCodec {
             JsonObject i = o.object("idle");
             idle = new Health.Idle(i.optBoolean("keeps_variables", false), i.optInteger("after_seconds", 0), i.optString("why", null));
         }
+        Health.RuntimeChoice choice = null;
+        if (o.has("runtime_choice")) {
+            JsonObject c = o.object("runtime_choice");
+            choice = new Health.RuntimeChoice(c.optString("runtime", null), c.optString("chosen_by", null), c.optString("why", null));
+        }
         return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
-                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle);
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice);
     }
 
     private static int count(JsonObject o, String key) {

@@ -109,6 +109,18 @@ class WireBodiesTest {
     }
 
     @Test
+    void health_says_how_its_runtime_was_chosen_and_an_older_server_reads_as_not_saying() {
+        Health h = new Health(new Health.Engine(true, "20.10.24", List.of("runc"), null), "runc", "1.1.5", "img",
+                new Health.Pool(0, 0, null), 0, false, new Health.Limits(1, 1, 1, 1), new Health.Use(0, 0), Health.Assistant.OFF,
+                new Health.Idle(false, 3600, "no checkpoints"), new Health.RuntimeChoice("runc", "fallback", "no gVisor"));
+        String json = WireCodec.encode(h);
+        assertThat(json).endsWith(",\"runtime_choice\":{\"runtime\":\"runc\",\"chosen_by\":\"fallback\",\"why\":\"no gVisor\"}}");
+        assertThat(WireCodec.decodeHealth(json)).isEqualTo(h);
+        assertThat(WireCodec.decodeHealth(json).runtimeChoice().fallback()).isTrue();
+        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true}}").runtimeChoice()).isNull();
+    }
+
+    @Test
     void health_without_an_engine_is_degraded_and_says_why() {
         Health degraded = new Health(new Health.Engine(false, null, List.of(), "no Docker engine"), "runc", null,
                 "codeinterp-sandbox:abc",

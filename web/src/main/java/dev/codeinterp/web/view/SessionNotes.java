@@ -3,7 +3,10 @@ package dev.codeinterp.web.view;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.health.Health;
 
-/** What the page says of a server session's life between cells: a resume from disk, and what idleness does to it. */
+/**
+ * What the page says of a server session's life between cells (a resume from disk, what idleness does
+ * to it) and of the sandbox it runs in, where that is less than the default.
+ */
 public final class SessionNotes {
     private SessionNotes() {
     }
@@ -11,6 +14,18 @@ public final class SessionNotes {
     /** The note a {@code resumed} event shows: quiet, since nothing was lost. */
     static String resumed(Event.Resumed resumed) {
         return "Session resumed from disk in " + Format.duration(resumed.durationMs()) + " — variables kept.";
+    }
+
+    /**
+     * Where the server fell back to runc because gVisor is not installed on it, the plain words for it;
+     * null where it runs gVisor, or runc because its operator set it, or does not say.
+     */
+    public static String runtime(Health.RuntimeChoice choice) {
+        if (choice == null || !choice.fallback()) {
+            return null;
+        }
+        return "Code here runs under runc, because gVisor is not installed on this server: "
+                + "your code is kept in a container, without gVisor's extra boundary.";
     }
 
     /**
