@@ -129,7 +129,12 @@ config_changed=$(python3 - /etc/docker/daemon.json "$runsc_path" <<'PY'
 import json, os, sys
 path, runsc = sys.argv[1], sys.argv[2]
 text = open(path).read() if os.path.exists(path) else ""
-cfg = json.loads(text) if text.strip() else {}
+try:
+    cfg = json.loads(text) if text.strip() else {}
+except ValueError as e:
+    sys.exit(f"[setup-host] {path} is not valid JSON ({e}): fix or remove it, then run this again; nothing was changed")
+if not isinstance(cfg, dict):
+    sys.exit(f"[setup-host] {path} must hold a JSON object; nothing was changed")
 before = json.dumps(cfg, sort_keys=True)
 entry = cfg.setdefault("runtimes", {}).setdefault("runsc", {})
 entry["path"] = runsc
