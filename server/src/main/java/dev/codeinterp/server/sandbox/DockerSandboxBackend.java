@@ -312,7 +312,21 @@ public final class DockerSandboxBackend implements SandboxBackend {
         Path dir = parent.resolve(name);
         try {
             Files.createDirectories(parent);
-            checkpoints.create(mine.id(), name, parent, false);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    checkpoints.create(mine.id(), name, parent, false);
+                    break;
+                } catch (SandboxException e) {
+                    // the same state checkpointed before (forked twice, suspended again unchanged): containerd holds its
+                    // content and refuses it; once the runner's memory differs by a line read, the content is new
+                    if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("already exists")) {
+                        throw e;
+                    }
+                    Trees.delete(dir);
+                    mine.stir();
+                    sleep(100);
+                }
+            }
         } catch (IOException | RuntimeException e) {
             Trees.delete(dir);
             if (!mine.running()) {
@@ -354,6 +368,15 @@ public final class DockerSandboxBackend implements SandboxBackend {
             }
         } finally {
             starts.release();
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("interrupted while writing a checkpoint", e);
         }
     }
 
