@@ -84,6 +84,9 @@
   let inputReplies = null; // the SharedArrayBuffer answers to input() go through (replies.js), when isolated
 
   const toApp = (message, transfer) => window.parent.postMessage(message, '*', transfer || []);
+  // When things happened, in ms since the epoch (a clock the app shares), for `ready.at`: figures only
+  const epochNow = () => Math.round(performance.timeOrigin + performance.now());
+  const scriptAt = epochNow();
   const sendLine = (event) => toApp({ type: 'runner', line: JSON.stringify(event) });
 
   /** What cells.js and workspace.js see of this frame: the live worker state, read at each use. */
@@ -232,6 +235,7 @@
   /** Hands `target` the core's files and `withSnapshot` (Blobs: the next worker gets the same ones, and no bytes are copied). */
   function handAssets(target, withSnapshot) {
     obtainBigAssets().then((assets) => {
+      target.handedAt = epochNow();
       target.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
         snapshot: withSnapshot, took: appTook });
     });
@@ -255,6 +259,7 @@
       return;
     }
     worker = started;
+    started.spawnedAt = epochNow();
     clearTimeout(loadTimer);
     loadTimer = setTimeout(() => {
       if (worker === started && !ready) {
@@ -300,7 +305,7 @@
         bootRetries = 0;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
-          boot: bootKind(m.boot), timings: sanitizedTimings(m.timings) });
+          boot: bootKind(m.boot), timings: sanitizedTimings(m.timings), at: startMoments(source, m.at) });
         workspace.flush();
         cells.pump();
         scheduleSnapshot();
@@ -487,6 +492,17 @@
       }
     }
     return clean;
+  }
+
+  /**
+   * When the ready worker's start went by, in ms since the epoch, for the app's figures: this page's
+   * script ran (`page`), the worker was created (`worker`) and began its init (`init`), the files
+   * were handed to it (`handed`), it said ready (`ready`).
+   */
+  function startMoments(source, at) {
+    const init = at && typeof at === 'object' && Number.isFinite(at.init) ? Math.round(at.init) : null;
+    return { page: scriptAt, worker: source.spawnedAt, ...(init === null ? {} : { init }),
+      ...(source.handedAt ? { handed: source.handedAt } : {}), ready: epochNow() };
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */

@@ -17,7 +17,10 @@ import { dropSnapshot, loadSnapshot, storeSnapshot, validKey } from './snapshot-
  * rather than copied.
  */
 export function connect(frame, receive, keepSnapshot = false) {
+  startMarks();
   let heard = false;
+  let executed = false; // the first execute was posted (marked)
+  let lined = false; // the first runner line came (marked)
   let snapshotKey = null; // the key the frame asked for, once: the only one it may store or drop
   const early = []; // [message, transfer list] posted before the frame spoke
   const send = (message, transfer) => frame.contentWindow?.postMessage(message, '*', transfer);
@@ -27,10 +30,18 @@ export function connect(frame, receive, keepSnapshot = false) {
     }
     if (!heard) {
       heard = true;
+      mark('heard');
       early.splice(0).forEach(([message, transfer]) => send(message, transfer));
     }
     const { bytes = null, ...fields } = e.data;
+    if (fields.type === 'ready') {
+      markReady(fields.at);
+    } else if (fields.type === 'runner' && !lined) {
+      lined = true;
+      mark('line');
+    }
     if (fields.type === 'fetchAssets') {
+      mark('asked');
       if (keepSnapshot && snapshotKey === null && validKey(fields.snapshot)) {
         snapshotKey = fields.snapshot;
       }
@@ -68,6 +79,10 @@ export function connect(frame, receive, keepSnapshot = false) {
         message.bytes = bytes;
       }
       const transferList = bytes && transfer ? [bytes] : [];
+      if (message.type === 'execute' && !executed) {
+        executed = true;
+        mark('execute');
+      }
       if (heard) {
         send(message, transferList);
       } else {
@@ -120,5 +135,43 @@ function answerAssets(frame, urls, snapshotKey) {
     // snapshots: we keep one (without this the frame never takes one)
     const message = { type: 'assets', files, snapshots: snapshotKey !== null, took, ...(kept ? { snapshot: kept } : {}) };
     frame.contentWindow?.postMessage(message, '*');
+    mark('handed');
   });
+}
+
+// ---- where a start's time goes -------------------------------------------------------------
+// Marks on this page's performance timeline (DevTools' Performance panel, and bench-local.js),
+// named `local:<step>`, for the latest frame only: `frame` (connected, about to be inserted),
+// `heard` (its first message: its script runs), `asked` (its fetchAssets), `handed` (our answer
+// posted, the snapshot read), `ready`, `execute` (the first cell posted, or queued until `heard`),
+// `line` (the first runner line back); with `ready`, the frame's own moments (`frame-page`,
+// `frame-worker`, `frame-init`, `frame-handed`, `frame-ready`; see runtime.js's startMoments).
+
+const MARK = 'local:';
+
+function startMarks() {
+  for (const entry of performance.getEntriesByType('mark')) {
+    if (entry.name.startsWith(MARK)) {
+      performance.clearMarks(entry.name);
+    }
+  }
+  mark('frame');
+}
+
+/** `epochMs` (ms since the epoch, as the frame reports them) or now. */
+function mark(name, epochMs) {
+  const startTime = epochMs === undefined ? performance.now() : epochMs - performance.timeOrigin;
+  if (Number.isFinite(startTime) && startTime >= 0) {
+    performance.mark(MARK + name, { startTime });
+  }
+}
+
+/** `ready` and the frame's moments it carries (numbers only: the frame's messages are never trusted). */
+function markReady(at) {
+  mark('ready');
+  for (const [name, ms] of Object.entries(at && typeof at === 'object' ? at : {})) {
+    if (/^[a-z]{1,16}$/.test(name) && typeof ms === 'number') {
+      mark('frame-' + name, ms);
+    }
+  }
 }
