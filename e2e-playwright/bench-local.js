@@ -60,9 +60,11 @@ async function frameFirstResult(browser, context) {
  * starts local mode; with `saved` local mode (chosen on an earlier visit, so the app opens it as
  * the page loads) it times navigation → result instead. `ms`: from Playwright's click() call
  * (its checks and round trips before the click reaches the page included, as in earlier notes);
- * `fromClick`: from the click event to the result on the page's own clock.
+ * `fromClick`: from the click event to the result on the page's own clock. `pauseMs`: the click
+ * comes that long after the page loaded (a person reads the page first; a frame started ahead,
+ * LocalWarmUp, is prepared once the page is idle).
  */
-async function appFirstResult(context, saved = 'server') {
+async function appFirstResult(context, saved = 'server', pauseMs = 0) {
   const page = await context.newPage();
   await page.addInitScript((mode) => {
     if (window.top === window) localStorage.setItem('codeinterp.mode', mode);
@@ -71,6 +73,7 @@ async function appFirstResult(context, saved = 'server') {
   await page.goto(BASE_URL + '/');
   if (saved === 'server') {
     await page.getByTestId('mode-local').waitFor();
+    await page.waitForTimeout(pauseMs);
     begun = Date.now();
     await page.getByTestId('mode-local').click();
   }
@@ -93,7 +96,7 @@ function startSteps(page, from) {
     const first = (name) => performance.getEntriesByName('local:' + name)[0]?.startTime;
     const begun = from === 'click' ? window.benchClick : 0;
     const moments = [
-      ['click', from === 'click' ? begun : null], ['frame inserted', first('frame')],
+      ['click', from === 'click' ? begun : null], ['frame inserted', first('frame')], ['python released', first('release')],
       ['frame page runs', first('frame-page')], ['frame heard', first('heard')],
       ['worker created', first('frame-worker')], ['app asked for assets', first('asked')],
       ['worker init', first('frame-init')], ['app posted assets', first('handed')],
@@ -335,6 +338,12 @@ try {
   const appWarmPaths = topPaths(appWire, 8);
   const appWarmAgain = await appFirstResult(context);
   await appWarmAgain.page.close();
+  const appPaused = [];
+  for (let i = 0; i < 2; i++) {
+    const visit = await appFirstResult(context, 'server', 2000);
+    await visit.page.close();
+    appPaused.push(visit);
+  }
   const appReopened = await appFirstResult(context, 'local');
   await appReopened.page.close();
   const uiTrips = [];
@@ -351,8 +360,10 @@ try {
     + `warm = ${(appWarm.ms / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
   const warmClicks = [appWarm, appWarmAgain];
   console.log(`app, click on Local → 1+1 result shown, from the click event (page clock): cold ${appCold.fromClick} ms, `
-    + `warm ${warmClicks.map((v) => v.fromClick).join(' / ')} ms; `
-    + `best warm = ${(Math.min(...warmClicks.map((v) => v.fromClick)) / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
+    + `warm clicked at once ${warmClicks.map((v) => v.fromClick).join(' / ')} ms, `
+    + `warm clicked 2 s after load ${appPaused.map((v) => `${v.fromClick} (${v.ms} from click())`).join(' / ')} ms (${appPaused.map((v) => v.ready?.boot).join(' / ')} start); `
+    + `best warm = ${(Math.min(...warmClicks.map((v) => v.fromClick)) / Math.min(...plainWarm)).toFixed(2)}x at once, `
+    + `${(Math.min(...appPaused.map((v) => v.fromClick)) / Math.min(...plainWarm)).toFixed(2)}x after 2 s, the faster plain Pyodide warm`);
   console.log(`app reopened with local mode saved (it starts as the page loads), navigation → 1+1 result shown: ${appReopened.ms} ms `
     + `(${appReopened.ready?.boot} start)`);
   console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.full)} kept as its non-zero pages, ${mib(snapshot.size)} (${snapshot.size} bytes; `
@@ -368,7 +379,8 @@ try {
   const shown = (steps) => steps.map(([name, ms, at]) => `${name} ${ms === null ? '' : `+${ms} `}@${at}`).join(', ');
   console.log('where the time from the click goes (ms since the previous step @ ms since the click; the page\'s local:* marks and the frame\'s moments):');
   console.log(`  cold: ${shown(appCold.steps)}`);
-  for (const visit of warmClicks) console.log(`  warm: ${shown(visit.steps)}`);
+  for (const visit of warmClicks) console.log(`  warm, at once: ${shown(visit.steps)}`);
+  for (const visit of appPaused) console.log(`  warm, 2 s after load: ${shown(visit.steps)}`);
   console.log(`  reopened, from navigation: ${shown(appReopened.steps)}`);
   console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)} (${appWarmBytes} bytes); warm, the largest:`);
   console.log(appWarmPaths);

@@ -16,7 +16,9 @@
 (function (ns) {
   'use strict';
 
-  const LOAD_TIMEOUT_MS = 180000; // Pyodide that has not started by then is reported fatal
+  // Pyodide that has not started this long after its files were handed over is reported fatal (the
+  // app may hold them back until the person is about to use a frame it started ahead)
+  const LOAD_TIMEOUT_MS = 180000;
   // A start that fails before `ready` is tried again after these pauses before it is reported
   // fatal: a dropped connection is not worth a dead runtime (Chromium aborts requests in flight
   // with ERR_NETWORK_CHANGED whenever a network interface comes or goes, as on a Docker host).
@@ -261,17 +263,17 @@
     worker = started;
     started.spawnedAt = epochNow();
     clearTimeout(loadTimer);
-    loadTimer = setTimeout(() => {
-      if (worker === started && !ready) {
-        becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
-      }
-    }, LOAD_TIMEOUT_MS);
     started.postMessage({ kind: 'init', config, handed: assetsFromParent, interruptBuffer: interrupts,
       inputBuffer: inputReplies, files: workspace.mirroredFiles() });
     obtainBigAssets().then(() => {
       if (worker !== started) {
         return;
       }
+      loadTimer = setTimeout(() => {
+        if (worker === started && !ready) {
+          becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
+        }
+      }, LOAD_TIMEOUT_MS);
       // with a snapshot it boots from that (one that does not load, or not in time, is dropped
       // and a fresh worker starts normally); without one it starts normally
       started.snapshotGiven = snapshot !== null;
