@@ -19,8 +19,9 @@
 //     and warm, and the local JavaScript worker's start (first JavaScript cell vs the next).
 //
 //   CODEINTERP_URL=http://127.0.0.1:8080 node bench-local.js
-//   BENCH_PARTS=plain,app (any of frame, plain, app, wasm, embed; default all) runs only those
+//   BENCH_PARTS=plain,app (any of frame, plain, app, ahead, wasm, embed; default all) runs only those
 import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { launch, runCell, outputs, finished, BASE_URL } from './browser.js';
 import { openRuntime } from './local-runtime.js';
 
@@ -267,6 +268,59 @@ async function javascriptStart(page) {
   });
 }
 
+/** CPU seconds and resident MiB summed over the browser's processes (CDP's SystemInfo, ps). */
+async function browserUse(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const rssKiB = processInfo.reduce((sum, p) => {
+    try {
+      return sum + Number(execFileSync('ps', ['-o', 'rss=', '-p', String(p.id)]).toString().trim() || 0);
+    } catch {
+      return sum; // ended meanwhile
+    }
+  }, 0);
+  return { cpu: processInfo.reduce((sum, p) => sum + p.cpuTime, 0), mib: rssKiB / 1024 };
+}
+
+/**
+ * What a frame started ahead (LocalWarmUp) costs a visitor who never chooses local mode: a page in
+ * server mode is opened in a profile that used local mode, and the browser's CPU and memory are
+ * read after its load, once the frame is prepared at idle (and 3 s more), and once the pointer on
+ * Local has booted Python in it (and 3 s more); a profile that never used local mode is the
+ * baseline for the same steps.
+ */
+async function aheadCost(browser) {
+  const rows = [];
+  for (const used of [false, true]) {
+    const context = await browser.newContext();
+    if (used) {
+      const first = await context.newPage();
+      await first.addInitScript(() => { if (window.top === window) localStorage.setItem('codeinterp.mode', 'local'); });
+      await first.goto(BASE_URL + '/');
+      await first.getByTestId('status').filter({ hasText: 'ready' }).waitFor({ timeout: 120000 });
+      for (let i = 0; i < 300 && !await storedSnapshot(first); i++) await first.waitForTimeout(200);
+      await first.close();
+    }
+    await context.addInitScript(() => { if (window.top === window) localStorage.setItem('codeinterp.mode', 'server'); });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const page = await context.newPage();
+    await page.goto(BASE_URL + '/');
+    await page.getByTestId('mode-local').waitFor();
+    const loaded = await browserUse(browser);
+    if (used) await page.waitForFunction(() => performance.getEntriesByName('local:asked').length > 0, null, { timeout: 30000 });
+    await page.waitForTimeout(3000);
+    const prepared = await browserUse(browser);
+    await page.getByTestId('mode-local').hover();
+    if (used) await page.waitForFunction(() => performance.getEntriesByName('local:ready').length > 0, null, { timeout: 60000 });
+    await page.waitForTimeout(3000);
+    const booted = await browserUse(browser);
+    rows.push({ used, loaded, prepared, booted });
+    await context.close();
+  }
+  return rows;
+}
+
 const parts = new Set((process.env.BENCH_PARTS || 'frame,plain,app,wasm,embed').split(','));
 const browser = await launch();
 try {
@@ -385,6 +439,17 @@ try {
   console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)} (${appWarmBytes} bytes); warm, the largest:`);
   console.log(appWarmPaths);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
+  }
+
+  // ---- what a frame started ahead costs when local mode is never chosen ----
+  if (parts.has('ahead')) {
+    const rows = await aheadCost(browser);
+    console.log('a server-mode page, the browser\'s CPU s used since the page loaded and its processes\' resident MiB (summed, shared pages counted in each):');
+    for (const { used, loaded, prepared, booted } of rows) {
+      console.log(`  ${used ? 'used local mode (frame started ahead)' : 'never used local mode (nothing ahead)'}: `
+        + `loaded ${loaded.mib.toFixed(0)} MiB; prepared at idle +3 s: +${(prepared.cpu - loaded.cpu).toFixed(2)} s CPU, ${prepared.mib.toFixed(0)} MiB; `
+        + `pointer on Local, booted +3 s: +${(booted.cpu - prepared.cpu).toFixed(2)} s CPU, ${booted.mib.toFixed(0)} MiB`);
+    }
   }
 
   // ---- WebAssembly compilation and Chromium's code cache ----

@@ -45,13 +45,17 @@ const frames = (page) => page.locator('iframe.local-runtime').evaluateAll((all) 
   sandbox: f.getAttribute('sandbox'), src: f.getAttribute('src'), allow: f.getAttribute('allow'),
 })));
 const mark = (page, name) => page.evaluate((name) => performance.getEntriesByName('local:' + name).length > 0, name);
+/** Waits for the app's `local:<name>` mark (frame-host.js): `asked`, the frame is prepared. */
+const marked = (page, name) => page.waitForFunction((name) => performance.getEntriesByName('local:' + name).length > 0, name, { timeout: 60000 });
+/** Waits for the frame's first `ready` (Python started in it). */
+const started = (page) => page.waitForFunction(() => window.testReady.length > 0, null, { timeout: 60000 });
 
 test('in a browser that used local mode, a server-mode page prepares the sandboxed frame at idle without starting Python; the pointer on Local starts it', async () => {
   const { context } = await profile(true);
   try {
     const page = await context.newPage();
     await page.goto(BASE_URL + '/');
-    await page.waitForFunction(() => performance.getEntriesByName('local:asked').length > 0, null, { timeout: 30000 });
+    await marked(page, 'asked');
     assert.deepEqual(await frames(page), [{ sandbox: 'allow-scripts', src: '/local/runtime.html#assets=parent', allow: 'cross-origin-isolated' }]);
     // prepared: the frame asked for its files, and is not given them, so Python does not start
     await page.waitForTimeout(3000);
@@ -60,7 +64,7 @@ test('in a browser that used local mode, a server-mode page prepares the sandbox
     assert.equal(await page.getByTestId('mode-server').getAttribute('aria-pressed'), 'true');
 
     await page.getByTestId('mode-local').hover();
-    await page.waitForFunction(() => window.testReady.length > 0, null, { timeout: 60000 });
+    await started(page);
     assert.deepEqual(await page.evaluate(() => window.testReady), ['snapshot']);
     assert.equal(await mark(page, 'execute'), false, 'no cell before the click');
     assert.equal(await page.getByTestId('mode-server').getAttribute('aria-pressed'), 'true', 'still in server mode');
@@ -75,9 +79,9 @@ test('the click hands the started frame to a new local conversation: it is ready
   try {
     const page = await context.newPage();
     await page.goto(BASE_URL + '/');
-    await page.waitForFunction(() => performance.getEntriesByName('local:asked').length > 0, null, { timeout: 30000 });
+    await marked(page, 'asked');
     await page.getByTestId('mode-local').hover();
-    await page.waitForFunction(() => window.testReady.length > 0, null, { timeout: 60000 });
+    await started(page);
     requests.length = 0;
     const secret = 'SECRET-' + Math.random().toString(36).slice(2);
 
@@ -92,7 +96,7 @@ test('the click hands the started frame to a new local conversation: it is ready
 
     // back to server and to local again: a new frame (prepared while in server mode), never the one that ran cells
     await page.getByTestId('mode-server').click();
-    await page.waitForFunction(() => performance.getEntriesByName('local:asked').length > 0, null, { timeout: 30000 });
+    await marked(page, 'asked');
     await page.getByTestId('mode-local').click();
     await localReady(page);
     assert.equal((await frames(page)).length, 1);
