@@ -19,8 +19,9 @@
 //     and warm, and the local JavaScript worker's start (first JavaScript cell vs the next).
 //
 //   CODEINTERP_URL=http://127.0.0.1:8080 node bench-local.js
-//   BENCH_PARTS=plain,app (any of frame, plain, app, wasm, embed; default all) runs only those
+//   BENCH_PARTS=plain,app (any of frame, plain, app, ahead, wasm, embed; default all) runs only those
 import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { launch, runCell, outputs, finished, BASE_URL } from './browser.js';
 import { openRuntime } from './local-runtime.js';
 
@@ -58,9 +59,13 @@ async function frameFirstResult(browser, context) {
  * The app: a new conversation, click on Local, run `1+1` at once; until the result shows. The page
  * opens in server mode (as a visit by someone who last used server mode), so the click is what
  * starts local mode; with `saved` local mode (chosen on an earlier visit, so the app opens it as
- * the page loads) it times navigation → result instead.
+ * the page loads) it times navigation → result instead. `ms`: from Playwright's click() call
+ * (its checks and round trips before the click reaches the page included, as in earlier notes);
+ * `fromClick`: from the click event to the result on the page's own clock. `pauseMs`: the click
+ * comes that long after the page loaded (a person reads the page first; a frame started ahead,
+ * LocalWarmUp, is prepared once the page is idle).
  */
-async function appFirstResult(context, saved = 'server') {
+async function appFirstResult(context, saved = 'server', pauseMs = 0) {
   const page = await context.newPage();
   await page.addInitScript((mode) => {
     if (window.top === window) localStorage.setItem('codeinterp.mode', mode);
@@ -69,6 +74,7 @@ async function appFirstResult(context, saved = 'server') {
   await page.goto(BASE_URL + '/');
   if (saved === 'server') {
     await page.getByTestId('mode-local').waitFor();
+    await page.waitForTimeout(pauseMs);
     begun = Date.now();
     await page.getByTestId('mode-local').click();
   }
@@ -76,13 +82,52 @@ async function appFirstResult(context, saved = 'server') {
   await outputs(turn, 'result').waitFor({ timeout: 120000 });
   const ms = Date.now() - begun;
   const ready = await page.evaluate(() => window.benchReady);
-  return { page, ms, ready };
+  const steps = await startSteps(page, saved === 'server' ? 'click' : 'navigation');
+  return { page, ms, ready, steps, fromClick: steps.find(([name]) => name === 'result shown')?.[2] };
+}
+
+/**
+ * Where a start's time went, on the page's own clock: from the click on Local (or navigation) to
+ * the result shown, through the app's `local:*` marks (frame-host.js) and the frame's moments that
+ * came with `ready`. [[step, ms since the previous one, ms since the click]], in the order they
+ * happened (a frame started ahead has steps before the click).
+ */
+function startSteps(page, from) {
+  return page.evaluate((from) => {
+    const first = (name) => performance.getEntriesByName('local:' + name)[0]?.startTime;
+    const begun = from === 'click' ? window.benchClick : 0;
+    const moments = [
+      ['click', from === 'click' ? begun : null], ['frame inserted', first('frame')], ['python released', first('release')],
+      ['frame page runs', first('frame-page')], ['frame heard', first('heard')],
+      ['worker created', first('frame-worker')], ['app asked for assets', first('asked')],
+      ['worker init', first('frame-init')], ['app posted assets', first('handed')],
+      ['assets to worker', first('frame-handed')], ['worker ready', first('frame-ready')],
+      ['app got ready', first('ready')], ['cell posted', first('execute')], ['first line back', first('line')],
+      ['result shown', window.benchResult],
+    ].filter(([, at]) => Number.isFinite(at)).sort((a, b) => a[1] - b[1]);
+    let last = null;
+    return moments.map(([name, at]) => {
+      const step = [name, last === null ? null : Math.round(at - last), Math.round(at - begun)];
+      last = at;
+      return step;
+    });
+  }, from);
 }
 
 /** Records the runtime frame's `ready` (how it booted, the worker's timings) and its `snapshot` (the background worker's timings) in the app's page. */
 async function watchReady(context) {
   await context.addInitScript(() => {
     if (window.top === window) {
+      // the click on Local and the first result on the page, on the page's clock (startSteps)
+      document.addEventListener('click', (e) => {
+        if (e.target.closest?.('[data-testid="mode-local"]')) window.benchClick = performance.now();
+      }, true);
+      new MutationObserver((_, observer) => {
+        if (document.querySelector('[data-output-type="result"]')) {
+          window.benchResult = performance.now();
+          observer.disconnect();
+        }
+      }).observe(document, { childList: true, subtree: true });
       window.addEventListener('message', (e) => {
         if (e.data && e.data.type === 'ready' && !window.benchReady) window.benchReady = e.data;
         if (e.data && e.data.type === 'snapshot' && !window.benchSnapshot) window.benchSnapshot = { timings: e.data.timings };
@@ -223,6 +268,59 @@ async function javascriptStart(page) {
   });
 }
 
+/** CPU seconds and resident MiB summed over the browser's processes (CDP's SystemInfo, ps). */
+async function browserUse(browser) {
+  const cdp = await browser.newBrowserCDPSession();
+  const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+  await cdp.detach();
+  const rssKiB = processInfo.reduce((sum, p) => {
+    try {
+      return sum + Number(execFileSync('ps', ['-o', 'rss=', '-p', String(p.id)]).toString().trim() || 0);
+    } catch {
+      return sum; // ended meanwhile
+    }
+  }, 0);
+  return { cpu: processInfo.reduce((sum, p) => sum + p.cpuTime, 0), mib: rssKiB / 1024 };
+}
+
+/**
+ * What a frame started ahead (LocalWarmUp) costs a visitor who never chooses local mode: a page in
+ * server mode is opened in a profile that used local mode, and the browser's CPU and memory are
+ * read after its load, once the frame is prepared at idle (and 3 s more), and once the pointer on
+ * Local has booted Python in it (and 3 s more); a profile that never used local mode is the
+ * baseline for the same steps.
+ */
+async function aheadCost(browser) {
+  const rows = [];
+  for (const used of [false, true]) {
+    const context = await browser.newContext();
+    if (used) {
+      const first = await context.newPage();
+      await first.addInitScript(() => { if (window.top === window) localStorage.setItem('codeinterp.mode', 'local'); });
+      await first.goto(BASE_URL + '/');
+      await first.getByTestId('status').filter({ hasText: 'ready' }).waitFor({ timeout: 120000 });
+      for (let i = 0; i < 300 && !await storedSnapshot(first); i++) await first.waitForTimeout(200);
+      await first.close();
+    }
+    await context.addInitScript(() => { if (window.top === window) localStorage.setItem('codeinterp.mode', 'server'); });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const page = await context.newPage();
+    await page.goto(BASE_URL + '/');
+    await page.getByTestId('mode-local').waitFor();
+    const loaded = await browserUse(browser);
+    if (used) await page.waitForFunction(() => performance.getEntriesByName('local:asked').length > 0, null, { timeout: 30000 });
+    await page.waitForTimeout(3000);
+    const prepared = await browserUse(browser);
+    await page.getByTestId('mode-local').hover();
+    if (used) await page.waitForFunction(() => performance.getEntriesByName('local:ready').length > 0, null, { timeout: 60000 });
+    await page.waitForTimeout(3000);
+    const booted = await browserUse(browser);
+    rows.push({ used, loaded, prepared, booted });
+    await context.close();
+  }
+  return rows;
+}
+
 const parts = new Set((process.env.BENCH_PARTS || 'frame,plain,app,wasm,embed').split(','));
 const browser = await launch();
 try {
@@ -294,6 +392,12 @@ try {
   const appWarmPaths = topPaths(appWire, 8);
   const appWarmAgain = await appFirstResult(context);
   await appWarmAgain.page.close();
+  const appPaused = [];
+  for (let i = 0; i < 2; i++) {
+    const visit = await appFirstResult(context, 'server', 2000);
+    await visit.page.close();
+    appPaused.push(visit);
+  }
   const appReopened = await appFirstResult(context, 'local');
   await appReopened.page.close();
   const uiTrips = [];
@@ -305,9 +409,15 @@ try {
     await finished(turn);
   }
   await context.close();
-  console.log(`app, click on Local → 1+1 result shown: cold cache ${appCold.ms} ms (${appCold.ready?.boot} start), `
+  console.log(`app, click on Local → 1+1 result shown, from Playwright's click(): cold cache ${appCold.ms} ms (${appCold.ready?.boot} start), `
     + `warm cache ${appWarm.ms} / ${appWarmAgain.ms} ms (${appWarm.ready?.boot} / ${appWarmAgain.ready?.boot} start); `
     + `warm = ${(appWarm.ms / Math.min(...plainWarm)).toFixed(2)}x the faster plain Pyodide warm`);
+  const warmClicks = [appWarm, appWarmAgain];
+  console.log(`app, click on Local → 1+1 result shown, from the click event (page clock): cold ${appCold.fromClick} ms, `
+    + `warm clicked at once ${warmClicks.map((v) => v.fromClick).join(' / ')} ms, `
+    + `warm clicked 2 s after load ${appPaused.map((v) => `${v.fromClick} (${v.ms} from click())`).join(' / ')} ms (${appPaused.map((v) => v.ready?.boot).join(' / ')} start); `
+    + `best warm = ${(Math.min(...warmClicks.map((v) => v.fromClick)) / Math.min(...plainWarm)).toFixed(2)}x at once, `
+    + `${(Math.min(...appPaused.map((v) => v.fromClick)) / Math.min(...plainWarm)).toFixed(2)}x after 2 s, the faster plain Pyodide warm`);
   console.log(`app reopened with local mode saved (it starts as the page loads), navigation → 1+1 result shown: ${appReopened.ms} ms `
     + `(${appReopened.ready?.boot} start)`);
   console.log(`memory snapshot: ${snapshot ? `${mib(snapshot.full)} kept as its non-zero pages, ${mib(snapshot.size)} (${snapshot.size} bytes; `
@@ -320,9 +430,26 @@ try {
   console.log(`  cold: ${steps(appCold.ready)}`);
   console.log(`  background snapshot worker: ${steps(taken)}`);
   console.log(`  warm: ${steps(appWarm.ready)} | ${steps(appWarmAgain.ready)} | reopened: ${steps(appReopened.ready)}`);
+  const shown = (steps) => steps.map(([name, ms, at]) => `${name} ${ms === null ? '' : `+${ms} `}@${at}`).join(', ');
+  console.log('where the time from the click goes (ms since the previous step @ ms since the click; the page\'s local:* marks and the frame\'s moments):');
+  console.log(`  cold: ${shown(appCold.steps)}`);
+  for (const visit of warmClicks) console.log(`  warm, at once: ${shown(visit.steps)}`);
+  for (const visit of appPaused) console.log(`  warm, 2 s after load: ${shown(visit.steps)}`);
+  console.log(`  reopened, from navigation: ${shown(appReopened.steps)}`);
   console.log(`app on the wire (page, app and local runtime): cold ${mib(appColdBytes)}, warm ${mib(appWarmBytes)} (${appWarmBytes} bytes); warm, the largest:`);
   console.log(appWarmPaths);
   console.log(`app, 1+1 typed and run → result shown (Playwright round trips included): median ${median(uiTrips.slice(2))} ms (n=20)`);
+  }
+
+  // ---- what a frame started ahead costs when local mode is never chosen ----
+  if (parts.has('ahead')) {
+    const rows = await aheadCost(browser);
+    console.log('a server-mode page, the browser\'s CPU s used since the page loaded and its processes\' resident MiB (summed, shared pages counted in each):');
+    for (const { used, loaded, prepared, booted } of rows) {
+      console.log(`  ${used ? 'used local mode (frame started ahead)' : 'never used local mode (nothing ahead)'}: `
+        + `loaded ${loaded.mib.toFixed(0)} MiB; prepared at idle +3 s: +${(prepared.cpu - loaded.cpu).toFixed(2)} s CPU, ${prepared.mib.toFixed(0)} MiB; `
+        + `pointer on Local, booted +3 s: +${(booted.cpu - prepared.cpu).toFixed(2)} s CPU, ${booted.mib.toFixed(0)} MiB`);
+    }
   }
 
   // ---- WebAssembly compilation and Chromium's code cache ----

@@ -16,7 +16,9 @@
 (function (ns) {
   'use strict';
 
-  const LOAD_TIMEOUT_MS = 180000; // Pyodide that has not started by then is reported fatal
+  // Pyodide that has not started this long after its files were handed over is reported fatal (the
+  // app may hold them back until the person is about to use a frame it started ahead)
+  const LOAD_TIMEOUT_MS = 180000;
   // A start that fails before `ready` is tried again after these pauses before it is reported
   // fatal: a dropped connection is not worth a dead runtime (Chromium aborts requests in flight
   // with ERR_NETWORK_CHANGED whenever a network interface comes or goes, as on a Docker host).
@@ -84,6 +86,9 @@
   let inputReplies = null; // the SharedArrayBuffer answers to input() go through (replies.js), when isolated
 
   const toApp = (message, transfer) => window.parent.postMessage(message, '*', transfer || []);
+  // When things happened, in ms since the epoch (a clock the app shares), for `ready.at`: figures only
+  const epochNow = () => Math.round(performance.timeOrigin + performance.now());
+  const scriptAt = epochNow();
   const sendLine = (event) => toApp({ type: 'runner', line: JSON.stringify(event) });
 
   /** What cells.js and workspace.js see of this frame: the live worker state, read at each use. */
@@ -232,6 +237,7 @@
   /** Hands `target` the core's files and `withSnapshot` (Blobs: the next worker gets the same ones, and no bytes are copied). */
   function handAssets(target, withSnapshot) {
     obtainBigAssets().then((assets) => {
+      target.handedAt = epochNow();
       target.postMessage({ kind: 'assets', files: [...assets].map(([url, bytes]) => ({ url, bytes })),
         snapshot: withSnapshot, took: appTook });
     });
@@ -255,18 +261,19 @@
       return;
     }
     worker = started;
+    started.spawnedAt = epochNow();
     clearTimeout(loadTimer);
-    loadTimer = setTimeout(() => {
-      if (worker === started && !ready) {
-        becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
-      }
-    }, LOAD_TIMEOUT_MS);
     started.postMessage({ kind: 'init', config, handed: assetsFromParent, interruptBuffer: interrupts,
       inputBuffer: inputReplies, files: workspace.mirroredFiles() });
     obtainBigAssets().then(() => {
       if (worker !== started) {
         return;
       }
+      loadTimer = setTimeout(() => {
+        if (worker === started && !ready) {
+          becomeFatal(`Python did not start within ${LOAD_TIMEOUT_MS / 1000} s`);
+        }
+      }, LOAD_TIMEOUT_MS);
       // with a snapshot it boots from that (one that does not load, or not in time, is dropped
       // and a fresh worker starts normally); without one it starts normally
       started.snapshotGiven = snapshot !== null;
@@ -300,7 +307,7 @@
         bootRetries = 0;
         clearTimeout(loadTimer);
         toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
-          boot: bootKind(m.boot), timings: sanitizedTimings(m.timings) });
+          boot: bootKind(m.boot), timings: sanitizedTimings(m.timings), at: startMoments(source, m.at) });
         workspace.flush();
         cells.pump();
         scheduleSnapshot();
@@ -487,6 +494,17 @@
       }
     }
     return clean;
+  }
+
+  /**
+   * When the ready worker's start went by, in ms since the epoch, for the app's figures: this page's
+   * script ran (`page`), the worker was created (`worker`) and began its init (`init`), the files
+   * were handed to it (`handed`), it said ready (`ready`).
+   */
+  function startMoments(source, at) {
+    const init = at && typeof at === 'object' && Number.isFinite(at.init) ? Math.round(at.init) : null;
+    return { page: scriptAt, worker: source.spawnedAt, ...(init === null ? {} : { init }),
+      ...(source.handedAt ? { handed: source.handedAt } : {}), ready: epochNow() };
   }
 
   /** Pyodide cannot load: every waiting and future request fails with this message. */

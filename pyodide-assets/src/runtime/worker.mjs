@@ -142,7 +142,8 @@ async function init(message) {
     }
     const python = pyodide.runPython("import sys\n'%d.%d.%d' % sys.version_info[:3]");
     mark('total', begun);
-    post({ kind: 'ready', python, pyodide: pyodide.version, isolated, boot: restored ? 'snapshot' : 'fresh', timings });
+    post({ kind: 'ready', python, pyodide: pyodide.version, isolated, boot: restored ? 'snapshot' : 'fresh', timings,
+      at: { init: performance.timeOrigin + begun } });
   } catch (error) {
     post({ kind: 'fatal', message: `Python could not be loaded in this browser: ${describe(error)}` });
   }

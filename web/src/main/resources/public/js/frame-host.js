@@ -5,19 +5,27 @@
 // snapshot-store.js), and hands every other message to the app as JSON text with the file bytes
 // beside it.
 
-import { dropSnapshot, loadSnapshot, storeSnapshot, validKey } from './snapshot-store.js';
+import { anySnapshot, dropSnapshot, loadSnapshot, storeSnapshot, validKey } from './snapshot-store.js';
 
 /**
  * Connects to `frame` (an iframe element). With `keepSnapshot`, the frame's memory snapshot is kept
  * in this origin's IndexedDB and handed back on the next visit; without it (an embed widget, which
  * stores nothing), none is kept or offered. `receive(json, bytes)` gets each message as JSON
  * without its `bytes` member, which comes as the second argument (null if there is none).
- * Returns `{post(json, bytes, transfer), close()}`: `post` sends a message given as JSON text,
- * with `bytes` (or null) put back in as its `bytes` member and, if `transfer`, handed over
- * rather than copied.
+ * With `held`, the frame is being started before the person chose local mode (LocalWarmUp): it
+ * loads its page and its worker's modules, and its `fetchAssets` is read (the files from our HTTP
+ * cache, the snapshot from IndexedDB) but answered only at `release()`, so Python does not start
+ * until then. Returns `{post(json, bytes, transfer), release(), close()}`: `post` sends a message
+ * given as JSON text, with `bytes` (or null) put back in as its `bytes` member and, if
+ * `transfer`, handed over rather than copied.
  */
-export function connect(frame, receive, keepSnapshot = false) {
+export function connect(frame, receive, keepSnapshot = false, held = false) {
+  startMarks();
+  let release = null;
+  const released = held ? new Promise((resolve) => { release = resolve; }) : null;
   let heard = false;
+  let executed = false; // the first execute was posted (marked)
+  let lined = false; // the first runner line came (marked)
   let snapshotKey = null; // the key the frame asked for, once: the only one it may store or drop
   const early = []; // [message, transfer list] posted before the frame spoke
   const send = (message, transfer) => frame.contentWindow?.postMessage(message, '*', transfer);
@@ -27,14 +35,22 @@ export function connect(frame, receive, keepSnapshot = false) {
     }
     if (!heard) {
       heard = true;
+      mark('heard');
       early.splice(0).forEach(([message, transfer]) => send(message, transfer));
     }
     const { bytes = null, ...fields } = e.data;
+    if (fields.type === 'ready') {
+      markReady(fields.at);
+    } else if (fields.type === 'runner' && !lined) {
+      lined = true;
+      mark('line');
+    }
     if (fields.type === 'fetchAssets') {
+      mark('asked');
       if (keepSnapshot && snapshotKey === null && validKey(fields.snapshot)) {
         snapshotKey = fields.snapshot;
       }
-      answerAssets(frame, fields.urls, validKey(fields.snapshot) && fields.snapshot === snapshotKey ? snapshotKey : null);
+      answerAssets(frame, fields.urls, validKey(fields.snapshot) && fields.snapshot === snapshotKey ? snapshotKey : null, released);
       return;
     }
     if (fields.type === 'snapshot' || fields.type === 'snapshotDropped') {
@@ -68,16 +84,41 @@ export function connect(frame, receive, keepSnapshot = false) {
         message.bytes = bytes;
       }
       const transferList = bytes && transfer ? [bytes] : [];
+      if (message.type === 'execute' && !executed) {
+        executed = true;
+        mark('execute');
+      }
       if (heard) {
         send(message, transferList);
       } else {
         early.push([message, transferList]);
       }
     },
+    release() {
+      if (release) {
+        mark('release');
+        release();
+        release = null;
+      }
+    },
     close() {
       window.removeEventListener('message', onMessage);
     },
   };
+}
+
+/**
+ * Calls `callback` once this page is idle (its own start done), if this browser keeps a local-mode
+ * snapshot: someone here has used local mode, so starting a frame ahead (LocalWarmUp) is likely to
+ * pay. Pages of browsers that never used local mode start nothing.
+ */
+export function whenIdleWithSnapshot(callback) {
+  const idle = window.requestIdleCallback || ((run) => setTimeout(run, 1000));
+  idle(() => anySnapshot().then((kept) => {
+    if (kept) {
+      callback();
+    }
+  }), { timeout: 5000 });
 }
 
 /**
@@ -104,8 +145,9 @@ export function wantedAssets(urls, origin) {
  * (a Blob, if any) goes along as `snapshot`. `took` says how long the files and the snapshot took
  * here, in ms (for the figures). Blobs: no byte is read or copied here, only the frame's worker
  * reads them (a cached response's `blob()` took half the time of its `arrayBuffer()` here).
+ * With `released` (a promise), the answer waits for it.
  */
-function answerAssets(frame, urls, snapshotKey) {
+function answerAssets(frame, urls, snapshotKey, released) {
   const begun = performance.now();
   const took = {};
   const timed = (name, promise) => promise.finally(() => {
@@ -115,10 +157,49 @@ function answerAssets(frame, urls, snapshotKey) {
   const fetched = wantedAssets(urls, location.origin).map((url) => fetch(url, { credentials: 'omit', redirect: 'error' })
     .then((response) => (response.ok ? response.blob() : null))
     .then((bytes) => (bytes ? { url, bytes } : null), () => null));
-  Promise.all([timed('files', Promise.all(fetched)), snapshot]).then(([got, kept]) => {
+  Promise.all([timed('files', Promise.all(fetched)), snapshot, released]).then(([got, kept]) => {
     const files = got.filter((file) => file);
     // snapshots: we keep one (without this the frame never takes one)
     const message = { type: 'assets', files, snapshots: snapshotKey !== null, took, ...(kept ? { snapshot: kept } : {}) };
     frame.contentWindow?.postMessage(message, '*');
+    mark('handed');
   });
+}
+
+// ---- where a start's time goes -------------------------------------------------------------
+// Marks on this page's performance timeline (DevTools' Performance panel, and bench-local.js),
+// named `local:<step>`, for the latest frame only: `frame` (connected, about to be inserted),
+// `heard` (its first message: its script runs), `asked` (its fetchAssets), `release` (a frame
+// started ahead may start Python), `handed` (our answer posted, the snapshot read), `ready`,
+// `execute` (the first cell posted, or queued until `heard`), `line` (the first runner line
+// back); with `ready`, the frame's own moments (`frame-page`,
+// `frame-worker`, `frame-init`, `frame-handed`, `frame-ready`; see runtime.js's startMoments).
+
+const MARK = 'local:';
+
+function startMarks() {
+  for (const entry of performance.getEntriesByType('mark')) {
+    if (entry.name.startsWith(MARK)) {
+      performance.clearMarks(entry.name);
+    }
+  }
+  mark('frame');
+}
+
+/** `epochMs` (ms since the epoch, as the frame reports them) or now. */
+function mark(name, epochMs) {
+  const startTime = epochMs === undefined ? performance.now() : epochMs - performance.timeOrigin;
+  if (Number.isFinite(startTime) && startTime >= 0) {
+    performance.mark(MARK + name, { startTime });
+  }
+}
+
+/** `ready` and the frame's moments it carries (numbers only: the frame's messages are never trusted). */
+function markReady(at) {
+  mark('ready');
+  for (const [name, ms] of Object.entries(at && typeof at === 'object' ? at : {})) {
+    if (/^[a-z]{1,16}$/.test(name) && typeof ms === 'number') {
+      mark('frame-' + name, ms);
+    }
+  }
 }

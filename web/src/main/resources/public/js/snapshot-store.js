@@ -50,6 +50,11 @@ export function loadSnapshot(key) {
     .then((record) => (record && record.bytes instanceof Blob ? record.bytes : null));
 }
 
+/** Whether any snapshot is kept (of this build or an older one): local mode was used in this browser. */
+export function anySnapshot() {
+  return request('readonly', (store) => store.count()).then((count) => count > 0);
+}
+
 /** Keeps `bytes` (a Blob) under `key` as the only snapshot. Resolves to true once stored. */
 export function storeSnapshot(key, bytes) {
   if (!validKey(key) || !(bytes instanceof Blob)) {

@@ -8,6 +8,7 @@ import dev.codeinterp.model.notebook.ImportedNotebook;
 import dev.codeinterp.model.notebook.NotebookCell;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.local.LocalInterpreter;
+import dev.codeinterp.web.local.LocalWarmUp;
 import dev.codeinterp.web.server.ServerHealth;
 import dev.codeinterp.web.server.ServerSession;
 import dev.codeinterp.web.session.Interpreter;
@@ -44,7 +45,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private final ConversationPackages packages = new ConversationPackages();
     private final PackagesField packagesField = new PackagesField(packages);
     private final AssistantOffer assistantOffer = new AssistantOffer(composer);
-    private final ModeSwitch modeSwitch = new ModeSwitch(this::choose);
+    /** Local mode's frame, started ahead while the page is in server mode (in browsers that used local mode). */
+    private final LocalWarmUp localWarmUp = new LocalWarmUp();
+    private final ModeSwitch modeSwitch = new ModeSwitch(this::choose, this::leaningLocal);
     private final FilesPanel filesPanel = new FilesPanel();
     private final NotebookButtons notebookButtons = new NotebookButtons(status, () -> this.interpreter, this);
     private final ForkButton forkButton = new ForkButton(this::fork);
@@ -146,10 +149,11 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         noSession = null;
         modeSwitch.show(mode);
         if (mode == ModeSwitch.Mode.LOCAL) {
-            open(LocalInterpreter.create(), intro);
+            open(LocalInterpreter.create(localWarmUp), intro);
             return;
         }
         close();
+        localWarmUp.prepareWhenIdle(); // also when no server session can be had
         serverStart.begin(intro);
     }
 
@@ -215,11 +219,20 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         assistantOffer.open(next);
         if (mode == ModeSwitch.Mode.SERVER) {
             sayWhatThisServerLacks(conversation);
+            localWarmUp.prepareWhenIdle();
+        } else {
+            localWarmUp.stop();
         }
         if (next instanceof ServerSession session) {
             offerFork(session, conversation);
         }
         next.connect(this);
+    }
+
+    private void leaningLocal() {
+        if (mode == ModeSwitch.Mode.SERVER) {
+            localWarmUp.leaning();
+        }
     }
 
     /**

@@ -27,10 +27,25 @@ public abstract class FrameHost implements JSObject {
         /** {@code bytes} (or null) goes in as the message's {@code bytes}; if {@code transfer}, handed over (unusable here afterwards). */
         void post(String json, JSObject bytes, boolean transfer);
 
+        /** A {@code held} frame may start Python now: its assets are handed over. Harmless twice. */
+        void release();
+
         void close();
     }
 
-    /** {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB and hand it back (public/js/snapshot-store.js). */
+    @JSFunctor
+    public interface Callback extends JSObject {
+        void call();
+    }
+
+    /**
+     * {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB and hand it back (public/js/snapshot-store.js);
+     * {@code held}: the frame loads, but Python starts only at {@link Connection#release()}.
+     */
     @JSTopLevel
-    public static native Connection connect(HTMLElement frame, Receiver receiver, boolean keepSnapshot);
+    public static native Connection connect(HTMLElement frame, Receiver receiver, boolean keepSnapshot, boolean held);
+
+    /** Calls back once the page is idle, if this browser keeps a local-mode snapshot (local mode was used here). */
+    @JSTopLevel
+    public static native void whenIdleWithSnapshot(Callback callback);
 }

@@ -47,10 +47,11 @@ public final class LocalInterpreter implements Interpreter {
     /** The assistant, when an endpoint is configured in this browser; else null and nothing is ever requested. */
     private LocalAssistant assistant;
 
-    private LocalInterpreter(String conversationId, boolean kept) {
+    /** {@code started}: a frame started ahead (LocalWarmUp), or null for a new one. */
+    private LocalInterpreter(String conversationId, boolean kept, LocalRuntimeFrame started) {
         this.conversationId = conversationId;
         // the app's own conversations keep Python's memory snapshot in this origin; a widget stores nothing
-        this.frame = new LocalRuntimeFrame(this::receive, kept);
+        this.frame = started != null ? started : new LocalRuntimeFrame(kept, false);
         this.history = new LocalHistory(conversationId, kept, message -> {
             if (listener != null) {
                 listener.onProblem(message);
@@ -59,8 +60,9 @@ public final class LocalInterpreter implements Interpreter {
         this.files = new LocalFiles(frame, history);
     }
 
-    public static LocalInterpreter create() {
-        return new LocalInterpreter(randomId(), true);
+    /** A new conversation, in the frame {@code warmUp} started ahead if there is one. */
+    public static LocalInterpreter create(LocalWarmUp warmUp) {
+        return new LocalInterpreter(randomId(), true, warmUp.take());
     }
 
     /**
@@ -68,12 +70,12 @@ public final class LocalInterpreter implements Interpreter {
      * run never lands in this origin's storage (where the app's own history lives) and no one has to clear it.
      */
     public static LocalInterpreter forWidget() {
-        return new LocalInterpreter(randomId(), false);
+        return new LocalInterpreter(randomId(), false, null);
     }
 
     /** Reopens a conversation from this browser's history; null if the id is not one of ours. */
     public static LocalInterpreter reopen(String conversationId) {
-        return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId, true) : null;
+        return conversationId.matches("[0-9a-f]{32}") ? new LocalInterpreter(conversationId, true, null) : null;
     }
 
     @Override
@@ -83,6 +85,7 @@ public final class LocalInterpreter implements Interpreter {
         listener.onState("loading Python");
         history.load(this::replay);
         history.loadFiles(files::restore);
+        frame.listen(this::receive); // a frame started ahead may be ready already
     }
 
     /** Shows the stored conversation; a run the reload cut off is closed as interrupted. */

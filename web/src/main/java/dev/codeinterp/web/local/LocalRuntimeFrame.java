@@ -7,12 +7,16 @@ import org.teavm.jso.JSObject;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The local runtime's frame: {@code /local/runtime.html} in an {@code <iframe sandbox="allow-scripts">}.
  * Without {@code allow-same-origin} its origin is opaque, so the Python it runs can reach neither
  * this page's DOM, cookies and storage nor our API with credentials. We talk to it only by
  * postMessage (docs/local-runtime-protocol.md), through {@link FrameHost}, which accepts messages
- * only from its window; here they become typed {@link RuntimeFrameMessage}s.
+ * only from its window; here they become typed {@link RuntimeFrameMessage}s, kept until someone
+ * {@link #listen listens} (a frame started ahead by {@link LocalWarmUp} speaks before it has a conversation).
  */
 final class LocalRuntimeFrame {
     static final String PAGE = "/local/runtime.html";
@@ -24,9 +28,18 @@ final class LocalRuntimeFrame {
 
     private final HTMLElement frame;
     private final FrameHost.Connection connection;
+    private Receiver receiver;
+    /** What came before {@link #listen}. */
+    private final List<Early> early = new ArrayList<>();
 
-    /** {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB, so the next visit starts fast. */
-    LocalRuntimeFrame(Receiver receiver, boolean keepSnapshot) {
+    private record Early(RuntimeFrameMessage.FromFrame message, JSObject bytes) {
+    }
+
+    /**
+     * {@code keepSnapshot}: keep the frame's memory snapshot in this origin's IndexedDB, so the next visit starts fast;
+     * {@code held}: Python starts only at {@link #release()} (the frame loads meanwhile).
+     */
+    LocalRuntimeFrame(boolean keepSnapshot, boolean held) {
         frame = Window.current().getDocument().createElement("iframe");
         frame.setClassName("local-runtime");
         frame.setAttribute("sandbox", "allow-scripts");
@@ -45,9 +58,27 @@ final class LocalRuntimeFrame {
             } catch (RuntimeException e) {
                 return; // not a message of the protocol: the frame's output is never trusted
             }
-            receiver.receive(message, bytes);
-        }, keepSnapshot);
+            if (receiver != null) {
+                receiver.receive(message, bytes);
+            } else {
+                early.add(new Early(message, bytes));
+            }
+        }, keepSnapshot, held);
         Window.current().getDocument().getBody().appendChild(frame);
+    }
+
+    /** From now on the frame's messages go to {@code to}, those that came before first. */
+    void listen(Receiver to) {
+        receiver = to;
+        for (Early kept : early) {
+            to.receive(kept.message(), kept.bytes());
+        }
+        early.clear();
+    }
+
+    /** A held frame may start Python now. */
+    void release() {
+        connection.release();
     }
 
     void post(RuntimeFrameMessage.ToFrame message) {

@@ -19,11 +19,15 @@ public final class ModeSwitch {
     private final HTMLElement local = Dom.button("Local (in this browser)", "mode-local",
             "Run code in this browser with Pyodide; nothing you run or upload leaves this browser");
 
-    public ModeSwitch(Choice choice) {
+    /** {@code leaningLocal}: the pointer came onto "Local", or it got focus or was pressed (a click may follow). */
+    public ModeSwitch(Choice choice, Runnable leaningLocal) {
         root.setAttribute("role", "group");
         root.setAttribute("aria-label", "Where code runs");
         server.addEventListener("click", e -> choice.chosen(Mode.SERVER));
         local.addEventListener("click", e -> choice.chosen(Mode.LOCAL));
+        for (String type : new String[] {"pointerenter", "focus", "pointerdown"}) {
+            local.addEventListener(type, e -> leaningLocal.run());
+        }
         root.appendChild(server);
         root.appendChild(local);
     }
