@@ -44,7 +44,7 @@ test('an MCP client lists the tools, runs code one-shot and in a session, gets a
   try {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
-    assert.deepEqual(names, ['close_session', 'create_session', 'interrupt', 'list_files', 'read_file', 'restart',
+    assert.deepEqual(names, ['close_session', 'create_session', 'fork_session', 'interrupt', 'list_files', 'read_file', 'restart',
       'run_code', 'upload_file']);
     const runCode = tools.find((t) => t.name === 'run_code');
     assert.ok(runCode.inputSchema.properties.code, 'run_code takes code');
