@@ -44,10 +44,18 @@ final class CodeTools {
         Consumer<Event> progress = progress(exchange, request);
         if (sessionId != null) {
             Session session = mcpSessions.open(exchange.sessionId(), sessionId);
-            return results.of(sessions.execute(session, cell, progress));
+            return afterProgress(progress, results.of(sessions.execute(session, cell, progress)));
         }
-        return results.of(sessions.executeOnce(McpEndpoint.client(exchange), cell, List.of(), settings.maxReturnedFilesBytes(),
-                "run in a session and read them", progress));
+        return afterProgress(progress, results.of(sessions.executeOnce(McpEndpoint.client(exchange), cell, List.of(),
+                settings.maxReturnedFilesBytes(), "run in a session and read them", progress)));
+    }
+
+    /** The result once the cell's progress notifications are out (they would be dropped after it). */
+    private static CallToolResult afterProgress(Consumer<Event> progress, CallToolResult result) {
+        if (progress instanceof ProgressRelay relay) {
+            relay.drain(2000);
+        }
+        return result;
     }
 
     /** The cell's output as progress notifications, when the client asked for them with a progress token. */

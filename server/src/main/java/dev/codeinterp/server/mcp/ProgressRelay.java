@@ -62,6 +62,26 @@ final class ProgressRelay implements Consumer<Event> {
         }
     }
 
+    /**
+     * Waits (at most {@code maxMillis}) until what was queued has been sent: the tool result must not
+     * overtake its progress notifications, which a client drops once it has the result.
+     */
+    synchronized void drain(long maxMillis) {
+        long deadline = System.currentTimeMillis() + maxMillis;
+        while (flushing || pending.length() > 0) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return;
+            }
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     private void flush() {
         while (true) {
             String message;
@@ -69,6 +89,7 @@ final class ProgressRelay implements Consumer<Event> {
             synchronized (this) {
                 if (pending.length() == 0) {
                     flushing = false;
+                    notifyAll();
                     return;
                 }
                 int n = Math.min(pending.length(), MAX_MESSAGE_CHARS);
