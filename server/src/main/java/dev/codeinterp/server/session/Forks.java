@@ -10,10 +10,6 @@ import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.StoredSession;
 
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Copies of a running session: its interpreter checkpointed while it runs on (the same mechanism
@@ -51,11 +47,11 @@ final class Forks {
         Workspace workspace = null;
         Sandbox sandbox = null;
         try {
-            Copied copied = await(source.copy((running, files) -> {
+            Copied copied = Session.await(source.copy((running, files) -> {
                 long lines = running == null ? 0 : running.linesRead(); // the source is idle: it writes nothing meanwhile
                 Checkpoint checkpoint = running == null ? null : pool.copy(running, dir);
                 return new Copied(checkpoint, lines, files == null ? workspaces.create() : workspaces.copy(files));
-            }));
+            }), "copied");
             workspace = copied.workspace();
             if (copied.checkpoint() != null) {
                 sandbox = pool.restore(copied.checkpoint(), workspace, copied.lines());
@@ -74,19 +70,6 @@ final class Forks {
             throw e;
         } finally {
             Trees.delete(dir);
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> copy) {
-        try {
-            return copy.get(5, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the session was copied", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the session was not copied within 5 minutes", e);
         }
     }
 }

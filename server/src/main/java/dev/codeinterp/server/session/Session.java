@@ -249,6 +249,23 @@ public final class Session {
         return whenIdle(how, Signal.CopyRequest::new);
     }
 
+    /**
+     * What {@link #suspend} or {@link #copy} answered, waited for at most 5 minutes; its failure
+     * rethrown as it was. {@code what} ("suspended", "copied") words the other failures.
+     */
+    static <T> T await(java.util.concurrent.CompletableFuture<T> request, String what) {
+        try {
+            return request.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the session was " + what, e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the session was not " + what + " within 5 minutes", e);
+        }
+    }
+
     /** Posts {@code how} to the worker as the signal {@code request} makes; its answer completes the future. */
     @SuppressWarnings("unchecked")
     private <T> java.util.concurrent.CompletableFuture<T> whenIdle(java.util.function.BiFunction<Sandbox, Workspace, T> how,

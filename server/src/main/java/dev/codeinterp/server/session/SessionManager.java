@@ -331,17 +331,8 @@ public final class SessionManager implements AutoCloseable {
                 return; // already suspended or closed
             }
             long lastActive = session.lastActivity();
-            try {
-                session.suspend((sandbox, workspace) -> suspensions.park(session.id(), sandbox, workspace, lastActive))
-                        .get(5, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while suspending", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-            } catch (TimeoutException e) {
-                throw new IllegalStateException("the session did not suspend within 5 minutes", e);
-            }
+            Session.await(session.suspend((sandbox, workspace) -> suspensions.park(session.id(), sandbox, workspace, lastActive)),
+                    "suspended");
             if (live.remove(session.id(), entry)) {
                 admission.release(entry.owner());
             }
