@@ -54,7 +54,8 @@ def main():
         runner.execute(message['id'], message['code'], message['max_output_bytes'], message['language'],
                        stdin=message['stdin'], interactive=message['interactive'])
         if transport.forked:
-            break
+            os._exit(0)  # a cell's forked child: the runner's shells and their files are the parent's
+    runner.close()  # the bash and node children, and bash's cell files, go with the runner
     os._exit(0)  # threads a cell left running must not keep the sandbox alive
 
 

@@ -1,6 +1,7 @@
 """Bash cells: one persistent shell per session (cwd, variables and functions carry over)."""
 
 import os
+import shutil
 import tempfile
 
 from . import protocol
@@ -40,6 +41,13 @@ class Bash(ChildLanguage):
                    f"printf '{{\"type\":\"done\",\"exit\":%d}}\\n' \"$__ci_status\" >&{fd}\n")
         stdin.write(command.encode('utf-8'))
         stdin.flush()
+
+    def close(self):
+        super().close()
+        # A killed shell never ran its cell's `rm`: the directory goes with the shell.
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
 
     def finish(self, done, sink, interrupted):
         code = done.get('exit', 0)

@@ -94,7 +94,9 @@ class RunnerProcess:
             os.makedirs(os.path.dirname(os.path.join(self.cwd, name)), exist_ok=True)
             with open(os.path.join(self.cwd, name), 'w') as f:
                 f.write(text)
-        env = dict(os.environ, PYTHONPATH=RUNNER_DIR)
+        # Its own /tmp, as the sandbox's tmpfs: a killed runner's files (bash's cell scripts) go with it.
+        self.tmp = tempfile.mkdtemp(prefix='runner-tmp-')
+        env = dict(os.environ, PYTHONPATH=RUNNER_DIR, TMPDIR=self.tmp)
         self.proc = subprocess.Popen(RUNNER_COMMAND, cwd=self.cwd, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self._events = queue.Queue()
@@ -171,6 +173,7 @@ class RunnerProcess:
             except OSError:
                 pass
         shutil.rmtree(self.cwd, ignore_errors=True)
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 class ProcessTestCase(unittest.TestCase):
