@@ -22,7 +22,8 @@ import java.time.Duration;
  *       for hours. Each stream costs two threads (docker-java's reader and stdin copier).</li>
  * </ul>
  * A control call that went out on a connection the engine had closed (it restarted) is sent again
- * ({@link StaleConnectionRetry}); an attach is not (its input is a live stream).
+ * ({@link StaleConnectionRetry}); an attach is not (its input is a live stream). Either pool, once shut
+ * down by an Error in a call, is opened anew ({@link ReopeningHttpClient}).
  */
 final class DockerConnections implements AutoCloseable {
     static final int CONTROL_CONNECTIONS = 32;
@@ -49,17 +50,17 @@ final class DockerConnections implements AutoCloseable {
             builder.withDockerHost(dockerHost);
         }
         DefaultDockerClientConfig config = builder.build();
-        ZerodepDockerHttpClient controlHttp = new ZerodepDockerHttpClient.Builder()
+        DockerHttpClient controlHttp = new ReopeningHttpClient("control", () -> new ZerodepDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
                 .maxConnections(CONTROL_CONNECTIONS)
                 .connectionTimeout(Duration.ofSeconds(5))
                 .responseTimeout(CONTROL_RESPONSE_TIMEOUT)
-                .build();
-        ZerodepDockerHttpClient streamHttp = new ZerodepDockerHttpClient.Builder()
+                .build());
+        DockerHttpClient streamHttp = new ReopeningHttpClient("stream", () -> new ZerodepDockerHttpClient.Builder()
                 .dockerHost(config.getDockerHost())
                 .maxConnections(STREAM_CONNECTIONS)
                 .connectionTimeout(Duration.ofSeconds(5))
-                .build();
+                .build());
         DockerHttpClient retrying = new StaleConnectionRetry(controlHttp, CONTROL_CONNECTIONS);
         return new DockerConnections(
                 DockerClientImpl.getInstance(config, retrying), retrying,
