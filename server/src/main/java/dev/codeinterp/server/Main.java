@@ -4,6 +4,9 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.codeinterp.server.api.DownloadLinks;
 import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.assistant.Assistant;
+import dev.codeinterp.server.cluster.NodeIdTakenException;
+import dev.codeinterp.server.cluster.NodeIdentity;
+import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
@@ -26,6 +29,7 @@ import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
+import dev.codeinterp.server.store.NodeRepository;
 import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoreUnavailableException;
@@ -45,12 +49,17 @@ public final class Main implements AutoCloseable {
     private final Assistant assistant;
     private final boolean engineAvailable;
     private final RuntimeChoice runtime;
+    private final NodeRegistry node;
+    private final Settings settings;
+    /** The port the web server listens on once started (PORT=0 picks a free one), else 0. */
+    private volatile int servingPort;
 
     public Main(Settings settings) {
         this(settings, AssistantSettings.fromEnvironment(System.getenv()));
     }
 
     public Main(Settings settings, AssistantSettings assistantSettings) {
+        this.settings = settings;
         // the store first: a database that cannot be reached ends the start before anything else is set up
         this.database = Database.open(settings.database(), settings.dataDir().resolve("codeinterp.db"));
         // gVisor where the engine has it, unless the setting says otherwise: asked before anything names the runtime
@@ -68,13 +77,14 @@ public final class Main implements AutoCloseable {
         if (!engine.available()) {
             log.warn("server mode unavailable: {}", engine.problem());
         }
+        NodeIdentity identity = NodeIdentity.of(settings.node(), settings.dataDir());
         Workspaces workspaces = new Workspaces(settings.dataDir().resolve("workspaces"), settings.workspaceBytes());
         // the pool refills in the quiet between cells, as the sessions report them
         CellActivity cells = new CellActivity();
         this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics,
                 cells::quiet, warmTemplate(settings, workspaces));
         CellLimits cellLimits = new CellLimits(settings.maxCodeBytes(), settings.defaultTimeout(), settings.maxTimeout());
-        this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database), new ExecutionRepository(database),
+        this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database, identity.id()), new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
                         settings.maxQueuedCells(), RestartPolicy.DEFAULT, settings.inputTimeout()),
@@ -90,7 +100,15 @@ public final class Main implements AutoCloseable {
         if (assistant.enabled()) {
             log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
         }
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant);
+        this.node = new NodeRegistry(new NodeRepository(database), identity, settings.node(),
+                this::nodeUrl,
+                runtime.runtime(), settings.maxSessions());
+        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node);
+    }
+
+    /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */
+    private String nodeUrl() {
+        return settings.node().urlOr(settings.host(), servingPort > 0 ? servingPort : settings.port());
     }
 
     /** Where new sandboxes start from: the warm template when asked for and checkpoints work here; else null (a cold runner). */
@@ -113,6 +131,8 @@ public final class Main implements AutoCloseable {
     }
 
     public Main start(Settings settings) {
+        // registered before its sessions start: a lost predecessor's sessions are marked lost, not adopted
+        node.start(sessions::liveCount, sessions::nodeLost, sessions::disowned);
         // without an engine there is nothing to adopt: each try would only wait out a connect timeout
         var adopted = sessions.start(settings.reapInterval(), engineAvailable);
         if (engineAvailable) {
@@ -120,6 +140,7 @@ public final class Main implements AutoCloseable {
         }
         pool.start();
         web.start();
+        servingPort = web.port();
         log.info("serving on http://localhost:{} (runtime {}, chosen by {}, image {})", web.port(), runtime.runtime(),
                 runtime.chosenBy().wire(), settings.image());
         return this;
@@ -171,7 +192,11 @@ public final class Main implements AutoCloseable {
                     pool.close();
                     backend.close();
                 } finally {
-                    database.close();
+                    try {
+                        node.close();
+                    } finally {
+                        database.close();
+                    }
                 }
             }
         }
@@ -193,8 +218,8 @@ public final class Main implements AutoCloseable {
         Main main;
         try {
             main = new Main(settings).start(settings);
-        } catch (StoreUnavailableException e) {
-            // a wrong address, an unknown database, a refused password: said in one line, without the password
+        } catch (StoreUnavailableException | NodeIdTakenException e) {
+            // a wrong address, an unknown database, a refused password, a node id in use: said in one line, without the password
             System.err.println("codeinterp: " + e.getMessage());
             System.exit(2);
             return;

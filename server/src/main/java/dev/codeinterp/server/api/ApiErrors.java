@@ -13,6 +13,8 @@ import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.CheckpointUnavailableException;
 import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
+import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -40,6 +42,11 @@ final class ApiErrors {
         routes.exception(SessionClosedException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(SessionBusyException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(CheckpointUnavailableException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
+        routes.exception(SessionLostException.class, (e, ctx) -> respond(ctx, 410, e.getMessage()));
+        routes.exception(SessionElsewhereException.class, (e, ctx) -> {
+            ctx.header("Retry-After", "1");
+            respond(ctx, 503, new ApiError(e.getMessage() + ", which this server cannot reach for it", null, 1));
+        });
         routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {
             case NOT_FOUND -> 404;
             case TOO_LARGE -> 413;

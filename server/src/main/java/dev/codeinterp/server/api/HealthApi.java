@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.model.wire.WireCodec;
+import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.sandbox.EngineInfo;
 import dev.codeinterp.server.sandbox.SandboxBackend;
@@ -21,7 +22,11 @@ final class HealthApi {
 
     private final Health.Assistant assistant;
 
-    HealthApi(SandboxBackend backend, RuntimeChoice runtime, SandboxPool pool, SessionManager sessions, boolean keysRequired, Health.Assistant assistant) {
+    private final NodeRegistry node;
+
+    HealthApi(SandboxBackend backend, RuntimeChoice runtime, SandboxPool pool, SessionManager sessions, boolean keysRequired,
+              Health.Assistant assistant, NodeRegistry node) {
+        this.node = node;
         this.assistant = assistant;
         this.backend = backend;
         this.runtime = runtime;
@@ -41,8 +46,16 @@ final class HealthApi {
         Health.Use use = new Health.Use(admission.open(), admission.creating());
         Health.Idle idle = sessions.idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
-                keysRequired, limits, use, assistant, idle, runtimeChoice(idle));
+                keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster());
         RestApi.json(ctx, 200, WireCodec.encode(health));
+    }
+
+    /** This node and the others as its last heartbeat saw them: states and counts, never addresses. */
+    private Health.Cluster cluster() {
+        long now = System.currentTimeMillis();
+        return new Health.Cluster(node.id(), node.state(), node.nodes().stream()
+                .map(n -> new Health.Node(n.id(), n.state(), n.sessions(), n.capacity(), Math.max(0, now - n.heartbeatAt())))
+                .toList());
     }
 
     /** The choice made at start; a fallback also says what it costs idle sessions, as {@code idle} has it. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 final class RequestLog {
     private static final Logger log = LoggerFactory.getLogger(RequestLog.class);
     private static final String STARTED = "codeinterp.request.started";
-    private static final Pattern SESSION_PATH = Pattern.compile("/api/v1/sessions/([A-Za-z0-9_-]{1,64})(/.*)?");
+    private static final Pattern SESSION_PATH = Pattern.compile("/api/v1/sessions/([A-Za-z0-9_.-]{1,100})(/.*)?");
     /** The app's static files and local-mode assets are logged only at debug level: a page load is dozens of them. */
     private static final Pattern API_PATH = Pattern.compile("/api/.*|/healthz|/metrics|/mcp.*");
 

@@ -13,6 +13,8 @@ import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.http.Context;
 
@@ -59,8 +61,14 @@ final class RestApi {
     }
 
     void history(Context ctx) {
-        Session session = authorised(ctx);
         long after = parseLong(ctx.queryParam("after"), 0);
+        Session session;
+        try {
+            session = authorised(ctx);
+        } catch (SessionLostException | SessionElsewhereException e) {
+            json(ctx, 200, WireCodec.encode(sessions.storedHistory(ctx.pathParam("id"), bearer(ctx), after, MAX_HISTORY_PAGE)));
+            return;
+        }
         List<SessionEvent> events;
         List<SessionEvent> collected = new ArrayList<>();
         // subscribe-and-leave gives a consistent snapshot through the same path a WebSocket uses
@@ -105,7 +113,11 @@ final class RestApi {
     }
 
     void closeSession(Context ctx) {
-        sessions.close(authorised(ctx));
+        try {
+            sessions.close(authorised(ctx));
+        } catch (SessionLostException e) {
+            sessions.closeLost(ctx.pathParam("id"), bearer(ctx)); // nothing runs: its row is closed, history goes with it
+        }
         ctx.status(204);
     }
 
@@ -119,7 +131,7 @@ final class RestApi {
     }
 
     /** The request's bearer token; without one, no session is found. */
-    private static String bearer(Context ctx) {
+    static String bearer(Context ctx) {
         String header = ctx.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             throw new SessionNotFoundException();

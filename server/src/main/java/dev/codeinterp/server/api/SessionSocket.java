@@ -15,6 +15,8 @@ import dev.codeinterp.server.session.NoInputPendingException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionClosedException;
 import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.websocket.WsCloseContext;
 import io.javalin.websocket.WsConfig;
@@ -39,6 +41,8 @@ import java.util.function.Consumer;
 final class SessionSocket {
     private static final Logger log = LoggerFactory.getLogger(SessionSocket.class);
     static final int CLOSE_NOT_FOUND = 4404;
+    /** The session's node was lost: its history stays (REST), it cannot run again. */
+    static final int CLOSE_LOST = 4410;
     static final int CLOSE_NO_HELLO = 4401;
     static final int CLOSE_TOO_SLOW = 4408;
     private static final long HELLO_DEADLINE_MS = 10_000;
@@ -166,6 +170,10 @@ final class SessionSocket {
             session = sessions.open(ctx.pathParam("id"), hello.token());
         } catch (SessionNotFoundException e) {
             ctx.closeSession(CLOSE_NOT_FOUND, "no such session");
+            return;
+        } catch (SessionLostException | SessionElsewhereException e) {
+            connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
+            ctx.closeSession(CLOSE_LOST, "session unavailable");
             return;
         }
         connection.session = session;

@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.server.assistant.Assistant;
+import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
@@ -23,7 +24,7 @@ public final class WebServer implements AutoCloseable {
     private final McpEndpoint mcp;
 
     public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
-                     Assistant assistant) {
+                     Assistant assistant, NodeRegistry node) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
@@ -32,7 +33,7 @@ public final class WebServer implements AutoCloseable {
         NotebookApi notebooks = new NotebookApi(sessions);
         AssistantRelayPage relay = new AssistantRelayPage();
         HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
-                assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF);
+                assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
@@ -47,6 +48,7 @@ public final class WebServer implements AutoCloseable {
             config.jetty.host = settings.host();
             config.jetty.port = settings.port();
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorPages()));
+            config.jetty.modifyServletContextHandler(new NodeHeader(node.id())::install);
             config.jetty.modifyServletContextHandler(browserAccess::install);
             config.jetty.modifyServletContextHandler(mcp::install);
             // Jetty's per-connection header cache matches values ignoring case by default: a key or token

@@ -48,7 +48,8 @@ public record Settings(
         PackageSettings packages,
         DatabaseSettings database,
         SuspendSettings suspend,
-        String template) {
+        String template,
+        NodeSettings node) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
     /** What new sandboxes start from: a cold runner ({@code none}), or a checkpoint of one with numpy, pandas and matplotlib loaded. */
@@ -156,6 +157,7 @@ public record Settings(
                 PackageSettings.read(r, Path.of(r.string("DATA_DIR", "data")).toAbsolutePath()),
                 DatabaseSettings.read(r),
                 SuspendSettings.read(r),
-                r.string("TEMPLATE", "none"));
+                r.string("TEMPLATE", "none"),
+                NodeSettings.read(r));
     }
 }

@@ -24,9 +24,24 @@ final class CrashRecovery {
     private CrashRecovery() {
     }
 
-    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog, java.util.Set<String> adopted) {
+    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, java.util.Set<String> adopted) {
+        int sessions = endUnfinished(executions, eventLog, node, adopted, "the server restarted and this session's sandbox did not survive it: "
+                + "the interpreter's state is gone");
+        if (sessions > 0) {
+            log.info("marked cells of {} session(s) interrupted after a restart", sessions);
+        }
+    }
+
+    /**
+     * Ends every cell left queued or running in {@code node}'s sessions but those of {@code skip}: a
+     * running one hears {@code whyStopped} as a {@code restarted} event, then each ends interrupted.
+     * How many sessions had such cells.
+     */
+    static int endUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, java.util.Set<String> skip,
+                             String whyStopped) {
+        java.util.Set<String> adopted = skip;
         Map<String, List<ExecutionRepository.UnfinishedExecution>> bySession = new LinkedHashMap<>();
-        for (ExecutionRepository.UnfinishedExecution u : executions.unfinished()) {
+        for (ExecutionRepository.UnfinishedExecution u : executions.unfinished(node)) {
             if (adopted.contains(u.sessionId())) {
                 continue;
             }
@@ -36,14 +51,11 @@ final class CrashRecovery {
             SessionEvents events = new SessionEvents(sessionId, eventLog.lastSeq(sessionId), eventLog);
             for (ExecutionRepository.UnfinishedExecution cell : cells) {
                 if (cell.wasRunning()) {
-                    events.emit(cell.executionId(), new Event.Restarted("the server restarted and this session's sandbox did not survive it: "
-                            + "the interpreter's state is gone"));
+                    events.emit(cell.executionId(), new Event.Restarted(whyStopped));
                 }
                 events.emit(cell.executionId(), new Event.Finished(Status.INTERRUPTED, null, null, null, null));
             }
         });
-        if (!bySession.isEmpty()) {
-            log.info("marked cells of {} session(s) interrupted after a restart", bySession.size());
-        }
+        return bySession.size();
     }
 }

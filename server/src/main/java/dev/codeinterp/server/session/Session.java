@@ -293,6 +293,11 @@ public final class Session {
         stop(new Signal.DetachRequest());
     }
 
+    /** Stops the worker and removes the sandbox, storing nothing: the session is not this node's any more. */
+    void drop() {
+        stop(new Signal.DropRequest());
+    }
+
     private void stop(Signal how) {
         if (closed) {
             return;
@@ -385,6 +390,10 @@ public final class Session {
             }
             case DETACH -> {
                 slot.detach();
+                yield false;
+            }
+            case DROP -> {
+                slot.discard();
                 yield false;
             }
             case SUSPEND -> !suspendNow((Signal.SuspendRequest) signal);

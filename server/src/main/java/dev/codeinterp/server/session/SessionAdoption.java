@@ -56,7 +56,7 @@ final class SessionAdoption {
         }
         long t0 = System.nanoTime();
         Map<String, List<ExecutionRepository.UnfinishedExecution>> unfinished = new HashMap<>();
-        for (ExecutionRepository.UnfinishedExecution u : executions.unfinished()) {
+        for (ExecutionRepository.UnfinishedExecution u : executions.unfinished(sessions.node())) {
             unfinished.computeIfAbsent(u.sessionId(), k -> new ArrayList<>()).add(u);
         }
         Map<String, Adopted> adopted = new ConcurrentHashMap<>();

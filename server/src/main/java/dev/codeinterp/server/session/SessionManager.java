@@ -132,7 +132,7 @@ public final class SessionManager implements AutoCloseable {
         Map<String, SessionAdoption.Adopted> adopted = adoptSandboxes
                 ? new SessionAdoption(sessions, executions, pool, workspaces).adoptAll() : Map.of();
         adopted.forEach((id, a) -> live.put(id, adopt(a)));
-        CrashRecovery.interruptUnfinished(executions, eventLog, adopted.keySet());
+        CrashRecovery.interruptUnfinished(executions, eventLog, sessions.node(), adopted.keySet());
         suspensions.sweep();
         int removed = workspaces.retainOnly(sessions.openWorkspaces());
         if (removed > 0) {
@@ -168,14 +168,14 @@ public final class SessionManager implements AutoCloseable {
             }
             throw e;
         }
-        String id = Tokens.newId();
+        String id = Tokens.newId(sessions.node());
         String token = Tokens.newToken();
         long now = System.currentTimeMillis();
         Session session = null;
         try {
             String tokenHash = Tokens.hash(token);
             try {
-                sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id()));
+                sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id(), sessions.node()));
             } catch (StoreException e) {
                 throw new HistoryUnavailableException(e);
             }
@@ -238,6 +238,7 @@ public final class SessionManager implements AutoCloseable {
             if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
                 throw new SessionNotFoundException();
             }
+            refuseIfNotHere(stored);
             java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
             if (moving.putIfAbsent(id, mine) != null) {
                 continue; // someone else brings it back: wait for them
@@ -275,6 +276,38 @@ public final class SessionManager implements AutoCloseable {
             } catch (TimeoutException e) {
                 throw new IllegalStateException("the session was not brought back within 5 minutes", e);
             }
+        }
+    }
+
+    /**
+     * The stored events after {@code afterSeq} (at most {@code limit}) and the last seq of a session
+     * that is not open here (lost with its node, or run by another): its history stays readable
+     * from any node. Another key's or a closed session is {@link SessionNotFoundException}.
+     */
+    public dev.codeinterp.model.rest.EventHistory storedHistory(String id, String token, long afterSeq, int limit) {
+        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
+        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
+            throw new SessionNotFoundException();
+        }
+        return new dev.codeinterp.model.rest.EventHistory(id, eventLog.after(id, afterSeq, limit), eventLog.lastSeq(id));
+    }
+
+    /** Closes a session lost with its node (nothing of it runs anywhere): its row only. */
+    public void closeLost(String id, String token) {
+        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
+        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash()) || stored.lost() == null) {
+            throw new SessionNotFoundException();
+        }
+        sessions.markClosed(id, System.currentTimeMillis());
+    }
+
+    /** A session lost with its node, or run by another node, is not brought back here: the caller hears which. */
+    private void refuseIfNotHere(StoredSession stored) {
+        if (stored.lost() != null) {
+            throw new SessionLostException(stored.lost());
+        }
+        if (stored.node() != null && sessions.node() != null && !stored.node().equals(sessions.node())) {
+            throw new SessionElsewhereException(stored.node());
         }
     }
 
@@ -364,13 +397,13 @@ public final class SessionManager implements AutoCloseable {
             throw new CheckpointUnavailableException("this server cannot fork sessions: " + suspensions.support().why());
         }
         Admission.Ticket ticket = admission.admit(owner, true);
-        String id = Tokens.newId();
+        String id = Tokens.newId(sessions.node());
         String token = Tokens.newToken();
         String tokenHash = Tokens.hash(token);
         Forks.Forked forked;
         try {
             forked = forks.fork(source, new StoredSession(id, tokenHash, runtime, false, System.currentTimeMillis(), null, null,
-                    owner.id()));
+                    owner.id(), sessions.node()));
         } catch (RuntimeException e) {
             ticket.abandon();
             throw e;
@@ -550,6 +583,30 @@ public final class SessionManager implements AutoCloseable {
         for (Session s : live.values().stream().map(Live::session).toList()) {
             live.remove(s.id());
             s.detach();
+        }
+    }
+
+    /**
+     * Another node was lost: each cell it left queued or running ends once, in its session's log, and
+     * a running one says why. Called by the one node that marked it lost.
+     */
+    public void nodeLost(String node) {
+        int ended = CrashRecovery.endUnfinished(executions, eventLog, node, java.util.Set.of(), "the node running this session ("
+                + node + ") was lost, with its sandbox: the interpreter's state is gone");
+        log.warn("node {} was lost: its sessions can no longer run (history stays); cells ended in {} of them", node, ended);
+    }
+
+    /**
+     * This node was marked lost by the others (unheard too long, say the store was out of reach): its
+     * sessions are lost and their cells were ended by whoever marked it. Each session here lets go and
+     * its sandbox is removed, storing nothing, so nothing is owned twice.
+     */
+    public void disowned() {
+        for (Live l : live.values().stream().toList()) {
+            if (live.remove(l.session().id(), l)) {
+                admission.release(l.owner());
+            }
+            l.session().drop();
         }
     }
 

@@ -10,7 +10,7 @@ import dev.codeinterp.server.sandbox.Sandbox;
  * switch, so each signal names its {@link Kind} and the worker switches over that.
  */
 sealed interface Signal {
-    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, SUSPEND, COPY, CLOCK, INPUT_REPLY, INSTALL_READY }
+    enum Kind { SUBMIT, OUTPUT, EXITED, INTERRUPT, RESTART, CLOSE, DETACH, DROP, SUSPEND, COPY, CLOCK, INPUT_REPLY, INSTALL_READY }
 
     Kind kind();
 
@@ -50,6 +50,16 @@ sealed interface Signal {
     record CloseRequest() implements Signal {
         public Kind kind() {
             return Kind.CLOSE;
+        }
+    }
+
+    /**
+     * The session is no longer this node's (the others marked the node lost and ended its cells): the
+     * worker ends and removes the sandbox, storing nothing.
+     */
+    record DropRequest() implements Signal {
+        public Kind kind() {
+            return Kind.DROP;
         }
     }
 

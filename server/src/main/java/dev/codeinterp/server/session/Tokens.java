@@ -18,6 +18,15 @@ public final class Tokens {
         return random(16);
     }
 
+    /**
+     * A session id that names the node it starts on ({@code n2.Qk3…}), so the front door can route
+     * to it without asking anyone; only a hint: a session that moves keeps its id, and whoever
+     * receives it looks its node up.
+     */
+    public static String newId(String node) {
+        return node == null ? newId() : node + "." + newId();
+    }
+
     public static String newToken() {
         return random(32);
     }

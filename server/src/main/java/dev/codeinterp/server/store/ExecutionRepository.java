@@ -7,6 +7,7 @@ import org.jooq.impl.DSL;
 import java.util.List;
 
 import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
+import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
 /** Cells and how they ended. Written inside the same group as their events, through the writer's context. */
 public final class ExecutionRepository {
@@ -88,11 +89,16 @@ public final class ExecutionRepository {
             .set(EXECUTIONS.PEAK_MEMORY_KB, DSL.param(EXECUTIONS.PEAK_MEMORY_KB))
             .where(EXECUTIONS.ID.eq(DSL.param(EXECUTIONS.ID))));
 
-    /** Cells a previous process left queued or running: (session id, execution id) pairs. */
-    public List<UnfinishedExecution> unfinished() {
+    /**
+     * Cells left queued or running in sessions of {@code node} (every node's when null): a previous
+     * process of that node left them, or the node was lost. (session id, execution id) pairs.
+     */
+    public List<UnfinishedExecution> unfinished(String node) {
         return db.read(ctx -> ctx.select(EXECUTIONS.SESSION_ID, EXECUTIONS.ID, EXECUTIONS.STATUS)
                 .from(EXECUTIONS)
                 .where(EXECUTIONS.STATUS.in(QUEUED, RUNNING))
+                .and(node == null ? DSL.noCondition()
+                        : EXECUTIONS.SESSION_ID.in(DSL.select(SESSIONS.ID).from(SESSIONS).where(SESSIONS.NODE_ID.eq(node))))
                 .orderBy(EXECUTIONS.QUEUED_AT)
                 .fetch(r -> new UnfinishedExecution(r.value1(), r.value2(), RUNNING.equals(r.value3()))));
     }

@@ -45,6 +45,7 @@ public final class SessionForks {
                     .set(SESSIONS.CREATED_AT, fork.createdAt())
                     .set(SESSIONS.WORKSPACE, fork.workspace())
                     .set(SESSIONS.CLIENT, fork.client())
+                    .set(SESSIONS.NODE_ID, fork.node())
                     .set(SESSIONS.SANDBOX, container)
                     .set(SESSIONS.SANDBOX_LINES, sandboxLines)
                     .execute();

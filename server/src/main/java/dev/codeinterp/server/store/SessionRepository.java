@@ -2,17 +2,41 @@ package dev.codeinterp.server.store;
 
 import dev.codeinterp.server.store.generated.tables.records.SessionsRecord;
 
+import org.jooq.Condition;
+
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
+/**
+ * Session rows. Scoped to a node, the questions a server asks about its own sessions (what to adopt,
+ * what is suspended, which workspaces are kept) see only that node's: the others' are theirs.
+ */
 public final class SessionRepository {
     private final Database db;
+    private final String node;
 
+    /** Unscoped: every node's sessions (tools, tests of one store). */
     public SessionRepository(Database db) {
+        this(db, null);
+    }
+
+    public SessionRepository(Database db, String node) {
         this.db = db;
+        this.node = node;
+    }
+
+    /** The node whose sessions this repository's own-session questions see; null: every node's. */
+    public String node() {
+        return node;
+    }
+
+    /** Open rows of this node: never closed and not lost with a node. */
+    private Condition mineOpen() {
+        Condition open = SESSIONS.CLOSED_AT.isNull().and(SESSIONS.LOST.isNull());
+        return node == null ? open : open.and(SESSIONS.NODE_ID.eq(node));
     }
 
     public void insert(StoredSession s) {
@@ -24,6 +48,7 @@ public final class SessionRepository {
                 .set(SESSIONS.CREATED_AT, s.createdAt())
                 .set(SESSIONS.WORKSPACE, s.workspace())
                 .set(SESSIONS.CLIENT, s.client())
+                .set(SESSIONS.NODE_ID, s.node())
                 .execute());
     }
 
@@ -49,7 +74,7 @@ public final class SessionRepository {
 
     /** Open sessions whose interpreter ran in a container when last seen: what a restarted server tries to adopt. */
     public List<StoredSession> openWithSandbox() {
-        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SANDBOX.isNotNull())
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(mineOpen()).and(SESSIONS.SANDBOX.isNotNull())
                 .fetch(SessionRepository::toSession));
     }
 
@@ -84,13 +109,13 @@ public final class SessionRepository {
 
     /** Every open suspended session, whatever it keeps. */
     public List<StoredSession> suspended() {
-        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull())
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(mineOpen()).and(SESSIONS.SUSPENDED_AT.isNotNull())
                 .fetch(SessionRepository::toSession));
     }
 
     /** Open suspended sessions that keep a checkpoint, the longest suspended first: whose variables go first. */
     public List<StoredSession> suspendedWithCheckpoint() {
-        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull())
+        return db.read(ctx -> ctx.selectFrom(SESSIONS).where(mineOpen()).and(SESSIONS.SUSPENDED_AT.isNotNull())
                 .and(SESSIONS.CHECKPOINT.isNotNull()).orderBy(SESSIONS.SUSPENDED_AT, SESSIONS.ID)
                 .fetch(SessionRepository::toSession));
     }
@@ -98,7 +123,7 @@ public final class SessionRepository {
     /** Workspaces that belong to sessions still open: everything else under the workspaces folder is garbage. */
     public Set<String> openWorkspaces() {
         return db.read(ctx -> ctx.select(SESSIONS.WORKSPACE).from(SESSIONS)
-                .where(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.WORKSPACE.isNotNull())
+                .where(mineOpen()).and(SESSIONS.WORKSPACE.isNotNull())
                 .fetchSet(SESSIONS.WORKSPACE));
     }
 
@@ -108,6 +133,7 @@ public final class SessionRepository {
                 r.getSandboxLines() == null ? 0 : r.getSandboxLines(),
                 r.getSuspendedAt() == null ? null : new StoredSession.Suspension(r.getSuspendedAt(),
                         r.getLastActiveAt() == null ? r.getSuspendedAt() : r.getLastActiveAt(), r.getCheckpoint(),
-                        r.getCheckpointBytes() == null ? 0 : r.getCheckpointBytes(), r.getVariablesLost()));
+                        r.getCheckpointBytes() == null ? 0 : r.getCheckpointBytes(), r.getVariablesLost()),
+                r.getNodeId(), r.getLost());
     }
 }

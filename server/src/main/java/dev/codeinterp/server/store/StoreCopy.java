@@ -17,6 +17,7 @@ import java.util.Set;
 
 import static dev.codeinterp.server.store.generated.Tables.EVENTS;
 import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
+import static dev.codeinterp.server.store.generated.Tables.NODES;
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
 /**
@@ -57,12 +58,13 @@ public final class StoreCopy {
                     + "): copy-store writes only into an empty database");
         }
         try (Database from = Database.open(sqliteFile); Database to = Database.open(target, sqliteFile)) {
-            int already = to.read(ctx -> ctx.fetchCount(SESSIONS) + ctx.fetchCount(EXECUTIONS) + ctx.fetchCount(EVENTS));
+            int already = to.read(ctx -> ctx.fetchCount(SESSIONS) + ctx.fetchCount(EXECUTIONS) + ctx.fetchCount(EVENTS) + ctx.fetchCount(NODES));
             if (already > 0) {
                 throw new CopyRefusedException(target.where() + " already holds a store (" + already
                         + " rows): copy-store writes only into an empty database");
             }
             to.writer().write(into -> {
+                copyAll(from, into, NODES, NODES.ID, null); // the node's key: the same server, moved to PostgreSQL, is still itself
                 copyAll(from, into, SESSIONS, SESSIONS.ID, null);
                 copyAll(from, into, EXECUTIONS, EXECUTIONS.ID, null);
                 copyAll(from, into, EVENTS, EVENTS.SESSION_ID, EVENTS.SEQ);

@@ -96,7 +96,7 @@ class NotebookTest {
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.headers().get("content-type")).singleElement().asString().startsWith("application/x-ipynb+json");
         assertThat(r.headers().get("content-disposition")).singleElement().asString()
-                .startsWith("attachment; filename=\"codeinterp-" + s.id().substring(0, 8) + ".ipynb\"");
+                .startsWith("attachment; filename=\"codeinterp-" + s.id().substring(s.id().indexOf('.') + 1).substring(0, 8) + ".ipynb\"");
         assertThat(r.headers().get("x-content-type-options")).containsExactly("nosniff");
 
         String facts = nbformatValidates(r.body());

@@ -11,7 +11,14 @@ import java.util.List;
  * {@code server_mode} on the wire follow from whether the engine is available.
  */
 public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
-                     boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice) {
+                     boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice,
+                     Cluster cluster) {
+
+    /** A server that does not say which node it is (an older one). */
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, assistant, idle, runtimeChoice, null);
+    }
 
     /** A server that does not say how its runtime was chosen (an older one). */
     public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
@@ -76,6 +83,17 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
         public boolean fallback() {
             return FALLBACK.equals(chosenBy);
         }
+    }
+
+    /**
+     * This server as a node ({@code node}, in {@code state}: active, draining) and every node sharing
+     * its store, counts only: each one's state (active, draining, stopped, lost), sessions, capacity,
+     * and how long ago it was last heard from.
+     */
+    public record Cluster(String node, String state, List<Node> nodes) {
+    }
+
+    public record Node(String id, String state, int sessions, int capacity, long lastHeardMs) {
     }
 
     /** Open sessions and sessions being created right now. */

@@ -35,14 +35,34 @@ public final class NotebookExport {
     /** How many answer cells each assistant turn has begun (they are named -answer, -answer-2, …). */
     private final Map<String, Integer> answerPieces = new LinkedHashMap<>();
 
-    /** The name a conversation's notebook is saved under: codeinterp-&lt;first 8 characters of its id&gt;.ipynb. */
+    /**
+     * The name a conversation's notebook is saved under: codeinterp-&lt;first 8 characters of its
+     * id&gt;.ipynb, after the node hint a cluster's session ids start with ({@code n2.}), which every
+     * conversation of a node shares.
+     */
     public static String fileName(String conversationId) {
+        String id = withoutNodeHint(conversationId);
         StringBuilder name = new StringBuilder("codeinterp-");
-        for (int i = 0; i < conversationId.length() && i < 8; i++) {
-            char c = conversationId.charAt(i);
+        for (int i = 0; i < id.length() && i < 8; i++) {
+            char c = id.charAt(i);
             name.append(isCellId(String.valueOf(c)) ? c : '_');
         }
         return name.append(".ipynb").toString();
+    }
+
+    /** The id after a leading node hint ({@code n2.}: lower case, digits, dashes, then a dot), else the id as it is. */
+    private static String withoutNodeHint(String id) {
+        int dot = id.indexOf('.');
+        if (dot < 1 || dot > 32) {
+            return id;
+        }
+        for (int i = 0; i < dot; i++) {
+            char c = id.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' && i > 0)) {
+                return id;
+            }
+        }
+        return id.substring(dot + 1);
     }
 
     /** The notebook of these events, as JSON text. */

@@ -63,6 +63,23 @@ final class HealthCodec {
             choice.put("why", h.runtimeChoice().why());
             m.put("runtime_choice", choice);
         }
+        if (h.cluster() != null) {
+            Map<String, Object> cluster = new LinkedHashMap<>();
+            cluster.put("node", h.cluster().node());
+            cluster.put("state", h.cluster().state());
+            java.util.List<Object> nodes = new ArrayList<>();
+            for (Health.Node n : h.cluster().nodes()) {
+                Map<String, Object> node = new LinkedHashMap<>();
+                node.put("id", n.id());
+                node.put("state", n.state());
+                node.put("sessions", n.sessions());
+                node.put("capacity", n.capacity());
+                node.put("last_heard_ms", n.lastHeardMs());
+                nodes.add(node);
+            }
+            cluster.put("nodes", nodes);
+            m.put("cluster", cluster);
+        }
         return Json.write(m);
     }
 
@@ -97,8 +114,18 @@ final class HealthCodec {
             JsonObject c = o.object("runtime_choice");
             choice = new Health.RuntimeChoice(c.optString("runtime", null), c.optString("chosen_by", null), c.optString("why", null));
         }
+        Health.Cluster cluster = null;
+        if (o.has("cluster")) {
+            JsonObject c = o.object("cluster");
+            java.util.List<Health.Node> nodes = new ArrayList<>();
+            for (JsonObject n : c.objectList("nodes")) {
+                nodes.add(new Health.Node(n.optString("id", null), n.optString("state", null), count(n, "sessions"),
+                        count(n, "capacity"), n.optInteger("last_heard_ms", 0)));
+            }
+            cluster = new Health.Cluster(c.optString("node", null), c.optString("state", null), java.util.List.copyOf(nodes));
+        }
         return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
-                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice);
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice, cluster);
     }
 
     private static int count(JsonObject o, String key) {

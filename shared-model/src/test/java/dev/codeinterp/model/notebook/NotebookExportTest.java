@@ -220,4 +220,11 @@ class NotebookExportTest {
         assertThat(cells).extracting(c -> c.get("source")).containsExactly("**You:** hi", "import time; time.sleep(30)",
                 "*The assistant stopped (stopped): stopped by the user*");
     }
+
+    @Test
+    void a_notebook_is_named_after_its_conversation_not_after_the_node_the_session_started_on() {
+        assertThat(NotebookExport.fileName("n2.Qk3vX9aBcDeFgHiJkLmNoP")).isEqualTo("codeinterp-Qk3vX9aB.ipynb");
+        assertThat(NotebookExport.fileName("Qk3vX9aBcDeFgHiJkLmNoP")).isEqualTo("codeinterp-Qk3vX9aB.ipynb");
+        assertThat(NotebookExport.fileName("local-conversation/../x")).isEqualTo("codeinterp-local-co.ipynb");
+    }
 }
