@@ -19,3 +19,5 @@ ALTER TABLE sessions ADD COLUMN node_id VARCHAR(40) NULL;
 -- Why a session cannot be used any more though it was never closed (its node was lost), else null.
 ALTER TABLE sessions ADD COLUMN lost VARCHAR(400) NULL;
 CREATE INDEX sessions_node_open ON sessions (node_id, closed_at);
+-- The session limits are counted in the store, across nodes, at every create (SessionQuota).
+CREATE INDEX sessions_client_open ON sessions (client, closed_at);

@@ -7,6 +7,7 @@ import dev.codeinterp.server.sandbox.Checkpoint;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.store.SessionForks;
+import dev.codeinterp.server.store.SessionQuota;
 import dev.codeinterp.server.store.StoredSession;
 
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ final class Forks {
      * is idle ({@link SessionBusyException} while a cell waits or runs). On failure nothing of the
      * fork is left: no sandbox, no files, no row.
      */
-    Forked fork(Session source, StoredSession fork) {
+    Forked fork(Session source, StoredSession fork, SessionQuota quota) {
         Path dir = scratch.resolve(fork.id());
         Workspace workspace = null;
         Sandbox sandbox = null;
@@ -57,8 +58,8 @@ final class Forks {
                 sandbox = pool.restore(copied.checkpoint(), workspace, copied.lines());
             }
             StoredSession row = new StoredSession(fork.id(), fork.tokenHash(), fork.runtime(), false, fork.createdAt(), null,
-                    workspace.id(), fork.client());
-            long lastSeq = store.insert(row, source.id(), sandbox == null ? null : sandbox.id(), copied.lines(), Tokens::newId);
+                    workspace.id(), fork.client(), fork.node());
+            long lastSeq = store.insert(row, quota, source.id(), sandbox == null ? null : sandbox.id(), copied.lines(), Tokens::newId);
             return new Forked(workspace, sandbox, lastSeq);
         } catch (RuntimeException e) {
             if (sandbox != null) {

@@ -12,6 +12,8 @@ import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.model.Limit;
+import dev.codeinterp.server.store.SessionQuota;
 import dev.codeinterp.server.store.StoreException;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
@@ -175,7 +177,10 @@ public final class SessionManager implements AutoCloseable {
         try {
             String tokenHash = Tokens.hash(token);
             try {
-                sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id(), sessions.node()));
+                sessions.insert(new StoredSession(id, tokenHash, runtime, oneShot, now, null, null, client.id(), sessions.node()),
+                        quotaOf(client));
+            } catch (SessionQuota.Exceeded e) {
+                throw refusal(e);
             } catch (StoreException e) {
                 throw new HistoryUnavailableException(e);
             }
@@ -188,7 +193,7 @@ public final class SessionManager implements AutoCloseable {
         } catch (RuntimeException e) {
             ticket.abandon();
             live.remove(id);
-            if (!(e instanceof HistoryUnavailableException)) {
+            if (!(e instanceof HistoryUnavailableException || e instanceof LimitExceededException)) {
                 sessions.markClosed(id, now);
             }
             if (session != null) {
@@ -210,6 +215,20 @@ public final class SessionManager implements AutoCloseable {
      * and the client its place counts against.
      */
     private record Live(Session session, String tokenHash, String owner) {
+    }
+
+    /** The client's quota and MAX_SESSIONS, as the store counts them across every node. */
+    private SessionQuota quotaOf(Client client) {
+        return new SessionQuota(client.maxSessions(), admission.limits().maxSessions());
+    }
+
+    /** A limit the store found passed (other nodes' sessions count too), said as admission says it. */
+    private static LimitExceededException refusal(SessionQuota.Exceeded e) {
+        return e.over() == SessionQuota.Over.CLIENT
+                ? new LimitExceededException(Limit.SESSIONS_PER_CLIENT, Admission.RETRY_QUOTA_S, "this client has " + e.count()
+                        + " sessions open in the cluster, its limit; close one (DELETE /api/v1/sessions/{id}) or let it idle out")
+                : new LimitExceededException(Limit.SESSIONS, Admission.RETRY_FULL_S, "the cluster is full: " + e.count()
+                        + " sessions are open, its limit; try again later");
     }
 
     public record Created(Session session, String token) {
@@ -403,7 +422,10 @@ public final class SessionManager implements AutoCloseable {
         Forks.Forked forked;
         try {
             forked = forks.fork(source, new StoredSession(id, tokenHash, runtime, false, System.currentTimeMillis(), null, null,
-                    owner.id(), sessions.node()));
+                    owner.id(), sessions.node()), quotaOf(owner));
+        } catch (SessionQuota.Exceeded e) {
+            ticket.abandon();
+            throw refusal(e);
         } catch (RuntimeException e) {
             ticket.abandon();
             throw e;

@@ -34,9 +34,11 @@ public final class SessionForks {
      * runner has written {@code sandboxLines} lines already (the source's, before the copy).
      * {@code executionIds} names the copied cells. Answers the fork's last event number.
      */
-    public long insert(StoredSession fork, String source, String container, long sandboxLines, Supplier<String> executionIds) {
+    public long insert(StoredSession fork, SessionQuota quota, String source, String container, long sandboxLines,
+                       Supplier<String> executionIds) {
         long[] lastSeq = {0};
         db.writer().write(ctx -> {
+            quota.check(ctx, fork.client());
             ctx.insertInto(SESSIONS)
                     .set(SESSIONS.ID, fork.id())
                     .set(SESSIONS.TOKEN_HASH, fork.tokenHash())

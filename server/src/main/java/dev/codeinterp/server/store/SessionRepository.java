@@ -40,7 +40,19 @@ public final class SessionRepository {
     }
 
     public void insert(StoredSession s) {
-        db.writer().write(ctx -> ctx.insertInto(SESSIONS)
+        insert(s, SessionQuota.NONE);
+    }
+
+    /** Inserts the row if {@code quota} leaves room for it, counted across every node; else {@link SessionQuota.Exceeded}. */
+    public void insert(StoredSession s, SessionQuota quota) {
+        db.writer().write(ctx -> {
+            quota.check(ctx, s.client());
+            insertRow(ctx, s);
+        });
+    }
+
+    private static void insertRow(org.jooq.DSLContext ctx, StoredSession s) {
+        ctx.insertInto(SESSIONS)
                 .set(SESSIONS.ID, s.id())
                 .set(SESSIONS.TOKEN_HASH, s.tokenHash())
                 .set(SESSIONS.RUNTIME, s.runtime())
@@ -49,7 +61,7 @@ public final class SessionRepository {
                 .set(SESSIONS.WORKSPACE, s.workspace())
                 .set(SESSIONS.CLIENT, s.client())
                 .set(SESSIONS.NODE_ID, s.node())
-                .execute());
+                .execute();
     }
 
     public Optional<StoredSession> find(String id) {
