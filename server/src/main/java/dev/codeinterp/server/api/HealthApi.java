@@ -50,6 +50,27 @@ final class HealthApi {
         RestApi.json(ctx, 200, WireCodec.encode(health));
     }
 
+    /**
+     * {@code /healthz/room}: 200 while this node takes new sessions, else 503 with why (draining,
+     * full, no engine). A front door's health check on it sends creates to nodes with room, while
+     * requests for the sessions a node already holds still reach it.
+     */
+    void room(Context ctx) {
+        Admission admission = sessions.admission();
+        int open = admission.open();
+        int capacity = admission.limits().maxSessions();
+        String why = null;
+        EngineInfo engine = backend.info();
+        if (!node.state().equals(dev.codeinterp.server.store.StoredNode.ACTIVE)) {
+            why = "this node is " + node.state() + ": it takes no new sessions";
+        } else if (!engine.available()) {
+            why = "no sandbox can be started here: " + engine.problem();
+        } else if (open >= capacity) {
+            why = "this node is full: " + open + " sessions open, its MAX_SESSIONS";
+        }
+        RestApi.json(ctx, why == null ? 200 : 503, WireCodec.encode(new Health.Room(why == null, why, open, capacity)));
+    }
+
     /** This node and the others as its last heartbeat saw them: states and counts, never addresses. */
     private Health.Cluster cluster() {
         long now = System.currentTimeMillis();

@@ -80,6 +80,7 @@ public final class WebServer implements AutoCloseable {
             routes.after(RequestLog::end);
             routes.get(AssistantRelayPage.PATH, relay::page);
             routes.get("/healthz", health::health);
+            routes.get("/healthz/room", health::room);
             routes.get("/metrics", metricsApi::scrape);
             openApi.register(routes);
             routes.post("/api/v1/execute", rest::executeOnce);

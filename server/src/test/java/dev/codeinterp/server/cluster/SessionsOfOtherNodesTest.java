@@ -58,6 +58,10 @@ class SessionsOfOtherNodesTest {
             assertThat(n.string("id")).isEqualTo("n7");
             assertThat(n.string("state")).isEqualTo("active");
         });
+        TestApp.Response room = app.get("/healthz/room", null);
+        assertThat(room.status()).isEqualTo(200);
+        assertThat(room.json().optBoolean("room", false)).isTrue();
+        assertThat(room.headers().get("x-codeinterp-node")).containsExactly("n7");
         assertThat(app.get("/no/such/page", null).headers().get("x-codeinterp-node")).containsExactly("n7");
         assertThat(app.get("/", null).headers().get("x-codeinterp-node")).containsExactly("n7");
     }

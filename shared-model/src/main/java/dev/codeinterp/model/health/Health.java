@@ -96,6 +96,13 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
     public record Node(String id, String state, int sessions, int capacity, long lastHeardMs) {
     }
 
+    /**
+     * {@code /healthz/room}: whether this node takes new sessions now ({@code why} says why not:
+     * draining, full, no engine), for a front door's health check to send creates elsewhere.
+     */
+    public record Room(boolean room, String why, int sessions, int capacity) {
+    }
+
     /** Open sessions and sessions being created right now. */
     public record Use(int sessions, int creating) {
     }

@@ -128,6 +128,20 @@ final class HealthCodec {
                 pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice, cluster);
     }
 
+    static String encode(Health.Room r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("room", r.room());
+        m.put("why", r.why());
+        m.put("sessions", r.sessions());
+        m.put("capacity", r.capacity());
+        return Json.write(m);
+    }
+
+    static Health.Room decodeRoom(String json) {
+        JsonObject o = JsonObject.parse(json);
+        return new Health.Room(o.optBoolean("room", false), o.optString("why", null), count(o, "sessions"), count(o, "capacity"));
+    }
+
     private static int count(JsonObject o, String key) {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, o.optInteger(key, 0)));
     }

@@ -214,6 +214,14 @@ public final class WireCodec {
         return HealthCodec.encode(health);
     }
 
+    public static String encode(Health.Room room) {
+        return HealthCodec.encode(room);
+    }
+
+    public static Health.Room decodeRoom(String json) {
+        return HealthCodec.decodeRoom(json);
+    }
+
     public static Health decodeHealth(String json) {
         return HealthCodec.decode(json);
     }
