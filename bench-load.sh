@@ -19,7 +19,7 @@
 #   suspend    (always on runsc) one session fresh and one holding ~50 MB suspended and resumed
 #              RESUME_ROUNDS (10) times: disk while suspended, resume time; then SUSPEND_SESSIONS (200)
 #              sessions suspended at once and used again at once: failed cells, lost variables; with
-#              SUSPEND_HELD (0: skipped; the issue's figure is 2000) that many made and suspended 100 at a
+#              SUSPEND_HELD (0: skipped; the issue's figure is 2000) that many made and suspended SUSPEND_WAVE (25) at a
 #              time and held: their disk, the server's memory, 50 of them picked at random used again
 #   template   (always on runsc) once with TEMPLATE=none, once with TEMPLATE=pydata: FIRST_CELL_SESSIONS (10)
 #              sessions' first cell `import pandas as pd; pd.DataFrame(...)`, a sandbox's memory, and
@@ -63,7 +63,7 @@ export IDLE_CREATORS=${IDLE_CREATORS:-64} SETTLE=${SETTLE:-10} ROUND_TRIPS=${ROU
 export CREATE_DEADLINE=${CREATE_DEADLINE:-180} IDLE_DEADLINE=${IDLE_DEADLINE:-900} JITTER=${JITTER:-0} HEALTHZ_EVERY=${HEALTHZ_EVERY:-1}
 export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${REST_CLIENT:-own} SCHEDULE=${SCHEDULE:-after-answer}
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
-export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0}
+export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0} SUSPEND_WAVE=${SUSPEND_WAVE:-25}
 export FIRST_CELL_SESSIONS=${FIRST_CELL_SESSIONS:-10} CREATES=${CREATES:-200}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-}}

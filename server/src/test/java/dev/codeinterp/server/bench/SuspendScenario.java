@@ -49,9 +49,13 @@ final class SuspendScenario {
         }
     }
 
-    /** {@link #held} sessions suspended and kept, made a wave at a time so no more than a wave runs at once. */
+    /**
+     * {@link #held} sessions suspended and kept, made a wave (SUSPEND_WAVE, 25) at a time so no more
+     * than a wave runs at once: a runsc sandbox runs ~70 host threads (20 of them: 1,400), and the
+     * host's pid_max (32768) counts threads.
+     */
     private void held() throws Exception {
-        int wave = 100;
+        int wave = Integer.parseInt(System.getenv().getOrDefault("SUSPEND_WAVE", "25"));
         List<ApiClient.SessionRef> all = new ArrayList<>();
         AtomicInteger failed = new AtomicInteger();
         long t0 = System.nanoTime();
@@ -66,9 +70,10 @@ final class SuspendScenario {
                 }
                 return s;
             }));
-            if (all.size() % 500 == 0) { // a run cut short by its deadline still tells how far it got
-                System.out.printf("    %d suspended after %.0f s: %.2f GiB on disk, server RSS %s, load average %s%n", all.size(),
-                        (System.nanoTime() - t0) / 1e9, dev.codeinterp.server.files.Trees.size(folder) / 1073741824.0, serverRss(),
+            if (all.size() % 250 < wave) { // a run cut short by its deadline still tells how far it got
+                System.out.printf("    %d suspended after %.0f s: %.2f GiB on disk, server RSS %s and %s threads, host threads %s, "
+                                + "load average %s%n", all.size(), (System.nanoTime() - t0) / 1e9,
+                        dev.codeinterp.server.files.Trees.size(folder) / 1073741824.0, serverRss(), serverThreads(), hostThreads(),
                         loadAverage());
             }
         }
@@ -97,6 +102,25 @@ final class SuspendScenario {
         });
         System.out.printf("    %d of them, picked at random, used again (8 at a time): %s; variables lost or failed %d%n", sample,
                 back.summary("ms", 50, 95), lost.get());
+    }
+
+    /** Threads of the server under test (each live session holds a few; a suspended one none). */
+    private String serverThreads() {
+        try (var tasks = Files.list(Path.of("/proc", String.valueOf(config.serverPid()), "task"))) {
+            return String.valueOf(tasks.count());
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /** Threads on the host in all (what pid_max bounds): /proc/loadavg's "running/total". */
+    private static String hostThreads() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return fields[3].substring(fields[3].indexOf('/') + 1);
+        } catch (IOException | RuntimeException e) {
+            return "?";
+        }
     }
 
     /** The resident memory of the server under test. */
