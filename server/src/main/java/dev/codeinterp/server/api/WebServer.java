@@ -22,6 +22,7 @@ public final class WebServer implements AutoCloseable {
     private final Javalin app;
     private final SessionSocket socket;
     private final McpEndpoint mcp;
+    private final SessionForwarding forwarding;
 
     public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
                      Assistant assistant, NodeRegistry node) {
@@ -36,6 +37,7 @@ public final class WebServer implements AutoCloseable {
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
+        this.forwarding = new SessionForwarding(node);
         this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
             try {
                 return clients.of(header, address);
@@ -77,6 +79,7 @@ public final class WebServer implements AutoCloseable {
             String embedAncestors = settings.embedOrigins().csp();
             routes.before(RequestLog::begin);
             routes.before(ctx -> SecurityHeaders.apply(ctx, embedAncestors));
+            routes.before(forwarding::forwardIfElsewhere);
             routes.after(RequestLog::end);
             routes.get(AssistantRelayPage.PATH, relay::page);
             routes.get("/healthz", health::health);
@@ -121,5 +124,6 @@ public final class WebServer implements AutoCloseable {
         socket.close();
         mcp.close();
         app.stop();
+        forwarding.close();
     }
 }

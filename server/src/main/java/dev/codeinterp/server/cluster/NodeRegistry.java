@@ -68,6 +68,18 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     /**
+     * The URL of the node that runs session {@code sessionId}, when that is another node that can
+     * take requests (active or draining); empty when it is this node, unknown, closed, lost, or its
+     * node is stopped or lost: the request is then answered here, as such.
+     */
+    public java.util.Optional<String> ownerUrl(String sessionId) {
+        return nodes.ownerOf(sessionId)
+                .filter(o -> o.sessionLost() == null && !o.node().id().equals(me.id()))
+                .filter(o -> StoredNode.ACTIVE.equals(o.node().state()) || StoredNode.DRAINING.equals(o.node().state()))
+                .map(o -> o.node().url());
+    }
+
+    /**
      * Claims this node's id: new, this node's own row (the same data directory, restarted), or a lost
      * node's. A live node of another key keeps it: {@link NodeIdTakenException}. One unheard for
      * longer than the loss timeout is marked lost first (its sessions with it), then taken.
