@@ -18,24 +18,18 @@ shift 2
 [ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
 server_options=${HAPROXY_SERVER_OPTIONS:-}
 
-node_rules="" pool_servers="" node_backends=""
+node_rules="" node_servers=""
 for node in "$@"; do
   id=${node%%=*} address=${node#*=}
   # the same shape HAProxy's node-hint rule accepts, so every id can be routed to
   [[ "$id" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || { echo "haproxy-config.sh: node id '$id': 1-64 of A-Z a-z 0-9 _ -" >&2; exit 2; }
   [[ "$address" =~ ^[^[:space:]=]+:[0-9]+$ ]] || { echo "haproxy-config.sh: '$node' is not NODE_ID=HOST:PORT" >&2; exit 2; }
-  node_rules+="    use_backend node_$id if { var(txn.node) -m str $id } { srv_is_up(node_$id/$id) }"$'\n'
-  pool_servers+="    server $id $address check"$'\n'
-  node_backends+="backend node_$id
-    option httpchk GET /healthz
-    http-check expect rstatus ^[2-5][0-9][0-9]\$
-    server $id $address check inter 1s fall 2 rise 2 $server_options
-
-"
+  node_rules+="    use-server $id if { var(txn.node) -m str $id }"$'\n'
+  node_servers+="    server $id $address"$'\n'
 done
 
 # Fill the template: @NAME@ placeholders; the multi-line ones stand alone on their lines.
-NODE_RULES=${node_rules%$'\n'} POOL_SERVERS=${pool_servers%$'\n'} NODE_BACKENDS=${node_backends%$'\n\n'} \
+NODE_RULES=${node_rules%$'\n'} NODE_SERVERS=${node_servers%$'\n'} \
 BIND=$bind PID_FILE=$run_dir/haproxy.pid STATS_SOCKET=$run_dir/haproxy.sock \
 LOG_TARGET=${HAPROXY_LOG:-stdout format raw} SERVER_OPTIONS=$server_options \
 python3 -c '
