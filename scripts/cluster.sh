@@ -267,6 +267,8 @@ write_server_env() {
 start_server() {
   local node=$1 dir="$state/$1"
   pid_alive "$dir/server.pid" >/dev/null && return
+  # the last run's pid must not pass for this one's
+  rm -f "$dir/server.pid"
   mkdir -p "$data/$node/data"
   echo "--- start $(date -Is)" >> "$dir/server.log"
   setsid env -i bash -c 'echo $$ > "$1"; . "$2"; cd "$3"; exec nsenter --net="$4" -- java $5 -jar "$6/codeinterp-server.jar"' \
