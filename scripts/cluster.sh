@@ -35,8 +35,6 @@ log() { echo "[cluster] $*" >&2; }
 die() { log "$*"; exit 1; }
 
 state=${CLUSTER_DIR:-/run/codeinterp-cluster}
-data=${CLUSTER_DATA:-/var/lib/codeinterp-cluster}
-net=${CLUSTER_NET:-10.250}
 image_cache=/var/cache/codeinterp-cluster
 server_port=8080
 firewall_rule=(FORWARD -i ci-+ -o ci-+ -m comment --comment codeinterp-cluster -j ACCEPT)
@@ -50,6 +48,11 @@ socket_of() { echo "$state/$1/docker.sock"; }
 docker_of() { docker -H "unix://$(socket_of "$1")" "${@:2}"; }
 
 state_value() { sed -n "s/^$1=//p" "$state/cluster.env" 2>/dev/null | tail -1; }
+# a cluster that is up keeps its data and addresses where up put them, whatever the variables say now
+data=$(state_value DATA || true)
+data=${data:-${CLUSTER_DATA:-/var/lib/codeinterp-cluster}}
+net=$(state_value NET || true)
+net=${net:-${CLUSTER_NET:-10.250}}
 
 # The nodes of the cluster that is up: n1..nN from the state file, else whatever namespaces exist.
 nodes() {
@@ -395,11 +398,11 @@ cmd_up() {
   install_haproxy_if_missing
   check_subnet_free
   mkdir -p "$state" "$data"
-  echo "NODES=$count" > "$state/cluster.env"
+  printf 'NODES=%s\nNET=%s\nDATA=%s\n' "$count" "$net" "$data" > "$state/cluster.env"
   copy_app
   local image
   image=$(node_image)
-  log "image for the nodes: $image"
+  log "image for the nodes: $image ($((SECONDS - started)) s)"
 
   local nodes=() i
   for i in $(seq 1 "$count"); do nodes+=("n$i"); done
@@ -414,23 +417,25 @@ cmd_up() {
   bash "$repo/scripts/postgres.sh" start "$data/postgres" "${host_addrs[@]}" >/dev/null
   bash "$repo/scripts/postgres.sh" add-client "$data/postgres" codeinterp "${node_addrs[@]}" >/dev/null
 
-  for node in "${nodes[@]}"; do wait_for_engine "$node"; done
-  for node in "${nodes[@]}"; do load_image "$node" "$image"; done
-
   local front_port=${CLUSTER_FRONT_PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')}
   cat >> "$state/cluster.env" <<EOF
 NODES=$count
 FRONT_PORT=$front_port
 FRONT_URL=http://127.0.0.1:$front_port
 IMAGE=$image
-DATA=$data
 DATABASE_URL=jdbc:postgresql://127.0.0.1:$(cat "$data/postgres/port")/codeinterp
 DATABASE_USER=codeinterp
 DATABASE_PASSWORD_FILE=$data/postgres/codeinterp.password
 EOF
-  for node in "${nodes[@]}"; do write_server_env "$node" "$front_port" "$image" "$count"; start_server "$node"; done
+  # one node after the other: a node's server starts while the next node loads its image
+  for node in "${nodes[@]}"; do
+    wait_for_engine "$node"
+    load_image "$node" "$image"
+    write_server_env "$node" "$front_port" "$image" "$count"
+    start_server "$node"
+  done
   for node in "${nodes[@]}"; do wait_for_server "$node"; done
-  log "servers answer /healthz"
+  log "servers answer /healthz ($((SECONDS - started)) s)"
 
   start_haproxy
   trap - EXIT
