@@ -40,7 +40,13 @@ final class ContainerReaper implements AutoCloseable {
     private final Set<String> open = ConcurrentHashMap.newKeySet();
     /** Containers left running for a later process of this deployment: shutdown leaves them alone. */
     private final Set<String> kept = ConcurrentHashMap.newKeySet();
-    private final ScheduledExecutorService cleanup = Executors.newScheduledThreadPool(2, r -> {
+    /**
+     * Removals wait on the engine (a runsc container takes 1-2 s to kill and clean up under load),
+     * so several go at once: with 2, suspends at ~3 a second outran them, removed containers piled up
+     * running (110 for 32 live sessions, 5 host threads each held), and a 2,000-held run hit pid_max.
+     */
+    private static final int REMOVERS = 8;
+    private final ScheduledExecutorService cleanup = Executors.newScheduledThreadPool(REMOVERS, r -> {
         Thread t = new Thread(r, "sandbox-cleanup");
         t.setDaemon(true);
         return t;

@@ -1,0 +1,221 @@
+package dev.codeinterp.server.cluster;
+
+import dev.codeinterp.model.Event;
+import dev.codeinterp.model.json.JsonObject;
+import dev.codeinterp.model.session.ClientMessage;
+import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.server.testing.WsClient;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A real cluster on this machine (scripts/cluster.sh up 3, started by test.sh): three nodes, each in
+ * its own network namespace with its own Docker engine, one PostgreSQL, HAProxy in front. Everything
+ * here goes through the front door, as a user's requests do; node loss kills a node's server and
+ * engine for real. CLUSTER_FRONT is the front URL; CLUSTER_KEY a key whose quota is 3.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFrontDoorTest {
+    private static final String FRONT = System.getenv("CLUSTER_FRONT");
+    private static final String KEY = System.getenv("CLUSTER_KEY");
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    record Session(String id, String token) {
+        String node() {
+            return id.substring(0, id.indexOf('.'));
+        }
+    }
+
+    record Answer(int status, String body, String node) {
+        JsonObject json() {
+            return JsonObject.parse(body);
+        }
+    }
+
+    @Test
+    @Order(1)
+    @Timeout(180)
+    void creates_through_the_front_door_spread_over_the_nodes_and_each_session_keeps_its_state() throws Exception {
+        assumeCluster();
+        List<Session> sessions = new ArrayList<>();
+        Set<String> nodes = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            Session s = create(null);
+            sessions.add(s);
+            nodes.add(s.node());
+            assertThat(execute(s, "x = " + i).status()).isEqualTo(200);
+        }
+        assertThat(nodes).containsExactlyInAnyOrder("n1", "n2", "n3");
+        for (int i = 0; i < sessions.size(); i++) {
+            Answer a = execute(sessions.get(i), "x * 10");
+            assertThat(a.status()).isEqualTo(200);
+            assertThat(a.node()).isEqualTo(sessions.get(i).node());
+            assertThat(a.json().objectList("results").get(0).string("text/plain")).isEqualTo(String.valueOf(i * 10));
+        }
+        JsonObject health = JsonObject.parse(send(HttpRequest.newBuilder(URI.create(FRONT + "/healthz")).GET(), null).body());
+        assertThat(health.object("cluster").objectList("nodes")).hasSize(3)
+                .allSatisfy(n -> assertThat(n.string("state")).isEqualTo("active"));
+    }
+
+    @Test
+    @Order(2)
+    @Timeout(120)
+    void a_websocket_through_the_front_door_streams_a_cell_live_and_resumes_where_it_left_off() throws Exception {
+        assumeCluster();
+        Session s = create(null);
+        String ws = FRONT.replaceFirst("^http", "ws") + "/api/v1/sessions/" + s.id() + "/ws";
+        long lastSeq;
+        try (WsClient client = WsClient.connect(ws, null)) {
+            client.send(new ClientMessage.Hello(s.token(), 0));
+            assertThat(client.next(10_000)).isInstanceOf(ServerMessage.Welcome.class);
+            client.send(new ClientMessage.Execute("import time\nfor i in range(3):\n    print(i, flush=True)\n    time.sleep(0.4)", null));
+            List<Long> arrivals = new ArrayList<>();
+            lastSeq = 0;
+            while (true) {
+                ServerMessage m = client.next(20_000);
+                if (m instanceof ServerMessage.EventFrame f) {
+                    lastSeq = f.event().seq();
+                    if (f.event().event() instanceof Event.Stream) {
+                        arrivals.add(System.nanoTime());
+                    }
+                    if (f.event().event() instanceof Event.Finished) {
+                        break;
+                    }
+                }
+            }
+            assertThat(arrivals).hasSize(3);
+            assertThat((arrivals.get(2) - arrivals.get(0)) / 1_000_000).isGreaterThan(500); // live, not all at the end
+        }
+        execute(s, "print('while away')");
+        try (WsClient client = WsClient.connect(ws, null)) {
+            client.send(new ClientMessage.Hello(s.token(), lastSeq));
+            assertThat(client.next(10_000)).isInstanceOf(ServerMessage.Welcome.class);
+            boolean sawIt = false;
+            while (!sawIt) {
+                if (client.next(10_000) instanceof ServerMessage.EventFrame f && f.event().event() instanceof Event.Stream st) {
+                    assertThat(f.event().seq()).isGreaterThan(lastSeq);
+                    sawIt = st.text().contains("while away");
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(120)
+    void a_keys_quota_of_three_is_three_sessions_in_the_cluster_whichever_nodes_they_land_on() throws Exception {
+        assumeCluster();
+        assumeTrue(KEY != null, "CLUSTER_KEY: a key of quota 3");
+        List<Session> mine = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            mine.add(create(KEY));
+        }
+        Answer refused = createAnswer(KEY);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.json().string("limit")).isEqualTo("sessions_per_client");
+        assertThat(send(HttpRequest.newBuilder(URI.create(FRONT + "/api/v1/sessions/" + mine.get(0).id())).DELETE(),
+                mine.get(0).token()).status()).isEqualTo(204);
+        assertThat(createAnswer(KEY).status()).isEqualTo(201);
+    }
+
+    @Test
+    @Order(4)
+    @Timeout(180)
+    void a_killed_node_s_sessions_are_marked_lost_within_15_s_and_no_other_session_notices() throws Exception {
+        assumeCluster();
+        List<Session> sessions = new ArrayList<>();
+        while (sessions.stream().map(Session::node).distinct().count() < 3 || sessions.size() < 6) {
+            Session s = create(null);
+            assertThat(execute(s, "kept = '" + s.node() + "'").status()).isEqualTo(200);
+            sessions.add(s);
+        }
+        Session onN2 = sessions.stream().filter(s -> s.node().equals("n2")).findFirst().orElseThrow();
+        long killedAt = System.nanoTime();
+        cluster("kill", "n2");
+
+        Answer lost;
+        do {
+            Thread.sleep(250);
+            lost = execute(onN2, "1");
+        } while (lost.status() != 410 && System.nanoTime() - killedAt < Duration.ofSeconds(30).toNanos());
+        long markedAfterMs = (System.nanoTime() - killedAt) / 1_000_000;
+        assertThat(lost.status()).isEqualTo(410);
+        assertThat(markedAfterMs).isLessThan(15_000);
+        assertThat(lost.json().string("error")).contains("n2").contains("was lost");
+        System.out.printf("node loss: n2 killed, its session answered 410 after %d ms%n", markedAfterMs);
+
+        Answer history = send(HttpRequest.newBuilder(URI.create(FRONT + "/api/v1/sessions/" + onN2.id() + "/events")).GET(), onN2.token());
+        assertThat(history.status()).isEqualTo(200);
+        assertThat(history.body()).contains("kept = 'n2'");
+        for (Session s : sessions) {
+            if (!s.node().equals("n2")) {
+                Answer a = execute(s, "kept");
+                assertThat(a.status()).isEqualTo(200);
+                assertThat(a.json().objectList("results").get(0).string("text/plain")).isEqualTo("'" + s.node() + "'");
+            }
+        }
+        Set<String> landed = new HashSet<>();
+        for (int i = 0; i < 4; i++) {
+            landed.add(create(null).node());
+        }
+        assertThat(landed).doesNotContain("n2");
+
+        cluster("start", "n2");
+        assertThat(execute(onN2, "1").status()).isEqualTo(410); // back, owning nothing it had
+    }
+
+    // ---- the front door, as a client sees it ----------------------------------------------------
+
+    private static void assumeCluster() {
+        assumeTrue(FRONT != null && !FRONT.isBlank(), "CLUSTER_FRONT: the front URL scripts/cluster.sh up printed");
+    }
+
+    private static Session create(String key) throws Exception {
+        Answer a = createAnswer(key);
+        assertThat(a.status()).as(a.body()).isEqualTo(201);
+        return new Session(a.json().string("id"), a.json().string("token"));
+    }
+
+    private static Answer createAnswer(String key) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create(FRONT + "/api/v1/sessions")).POST(HttpRequest.BodyPublishers.noBody()), key);
+    }
+
+    private static Answer execute(Session s, String code) throws Exception {
+        String body = "{\"code\":" + dev.codeinterp.model.json.Json.write(code) + "}";
+        return send(HttpRequest.newBuilder(URI.create(FRONT + "/api/v1/sessions/" + s.id() + "/execute"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)), s.token());
+    }
+
+    private static Answer send(HttpRequest.Builder request, String bearer) throws IOException, InterruptedException {
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        HttpResponse<String> r = HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(r.statusCode(), r.body(), r.headers().firstValue("X-CodeInterp-Node").orElse(null));
+    }
+
+    private static void cluster(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "cluster.sh").toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        assertThat(p.waitFor()).as("cluster.sh " + String.join(" ", args)).isZero();
+    }
+}
