@@ -31,12 +31,14 @@ trap - EXIT
 
 echo "== cluster: three nodes, each in its own network namespace with its own engine, PostgreSQL, HAProxy (scripts/cluster.sh)"
 cluster_keys=$(mktemp /tmp/codeinterp-cluster-keys.XXXXXX)
-cluster_key_out=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-test 3)
-echo "$cluster_key_out" | tail -1 > "$cluster_keys"
+key_of() { sed -n 's/^key .*: //p' <<<"$1"; }
+cluster_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-test 100)
+quota_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-quota 3)
+{ tail -1 <<<"$cluster_key"; tail -1 <<<"$quota_key"; } > "$cluster_keys"
 chmod 644 "$cluster_keys"
 trap 'bash scripts/cluster.sh down; rm -f "$cluster_keys"' EXIT
-front=$(CODEINTERP_API_KEYS="$cluster_keys" CODEINTERP_ALLOW_ANONYMOUS=true bash scripts/cluster.sh up 3 | tail -1)
-CLUSTER_FRONT="$front" CLUSTER_KEY=$(echo "$cluster_key_out" | sed -n 's/^key .*: //p') \
+front=$(CODEINTERP_API_KEYS="$cluster_keys" bash scripts/cluster.sh up 3 | tail -1)
+CLUSTER_FRONT="$front" CLUSTER_KEY=$(key_of "$cluster_key") CLUSTER_QUOTA_KEY=$(key_of "$quota_key") \
   mvn -B -pl server surefire:test -Dtest=ClusterFrontDoorTest -Dsurefire.failIfNoSpecifiedTests=false
 # it skips itself without a cluster: here every one of its tests must have run
 grep -q 'tests="4" errors="0" skipped="0" failures="0"' server/target/surefire-reports/TEST-dev.codeinterp.server.cluster.ClusterFrontDoorTest.xml

@@ -43,6 +43,8 @@ final class SessionSocket {
     static final int CLOSE_NOT_FOUND = 4404;
     /** The session's node was lost: its history stays (REST), it cannot run again. */
     static final int CLOSE_LOST = 4410;
+    /** The session runs on another node this one cannot reach for it now: connect again (through the front door). */
+    static final int CLOSE_ELSEWHERE = 4503;
     static final int CLOSE_NO_HELLO = 4401;
     static final int CLOSE_TOO_SLOW = 4408;
     private static final long HELLO_DEADLINE_MS = 10_000;
@@ -173,7 +175,8 @@ final class SessionSocket {
             return;
         } catch (SessionLostException | SessionElsewhereException e) {
             connection.outbox.send(WireCodec.encode(new ServerMessage.ProtocolError(e.getMessage())));
-            ctx.closeSession(CLOSE_LOST, "session unavailable");
+            ctx.closeSession(e instanceof SessionLostException ? CLOSE_LOST : CLOSE_ELSEWHERE,
+                    e instanceof SessionLostException ? "session lost with its node" : "session on another node");
             return;
         }
         connection.session = session;
