@@ -11,7 +11,7 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * Dependencies point down only (api → session → sandbox/files/store → config), no package cycles,
+ * Dependencies point down only (api → cluster → session → sandbox/files/store → config), no package cycles,
  * metrics fed by all and depending on none of ours but config; Docker only in
  * sandbox, SQL only in store, HTTP only in api (and mcp, its sibling); config depends on nothing.
  */
@@ -21,6 +21,8 @@ class ArchitectureTest {
     private static final String MCP = "dev.codeinterp.server.mcp..";
     /** The assistant loop: called by api, drives sessions like a person would. */
     private static final String ASSISTANT = "dev.codeinterp.server.assistant..";
+    /** This node among the others sharing the store: used by api (routing, health), uses the store. */
+    private static final String CLUSTER = "dev.codeinterp.server.cluster..";
     private static final String SESSION = "dev.codeinterp.server.session..";
     private static final String SANDBOX = "dev.codeinterp.server.sandbox..";
     private static final String FILES = "dev.codeinterp.server.files..";
@@ -40,6 +42,7 @@ class ArchitectureTest {
                 .layer("Main").definedBy("dev.codeinterp.server")
                 .layer("Api").definedBy(API, MCP)
                 .layer("Assistant").definedBy(ASSISTANT)
+                .layer("Cluster").definedBy(CLUSTER)
                 .layer("Session").definedBy(SESSION)
                 .layer("Sandbox").definedBy(SANDBOX)
                 .layer("Files").definedBy(FILES)
@@ -50,10 +53,11 @@ class ArchitectureTest {
                 .whereLayer("Main").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Api").mayOnlyBeAccessedByLayers("Main")
                 .whereLayer("Assistant").mayOnlyBeAccessedByLayers("Main", "Api")
-                .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant")
+                .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Main", "Api")
+                .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Cluster")
                 .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Session", "Sandbox")
-                .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session")
+                .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session", "Cluster")
                 .whereLayer("Packages").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
                 .check(SERVER);
     }

@@ -61,7 +61,7 @@ final class HealthApi {
         int capacity = admission.limits().maxSessions();
         String why = null;
         EngineInfo engine = backend.info();
-        if (!node.state().equals(dev.codeinterp.server.store.StoredNode.ACTIVE)) {
+        if (!node.active()) {
             why = "this node is " + node.state() + ": it takes no new sessions";
         } else if (!engine.available()) {
             why = "no sandbox can be started here: " + engine.problem();

@@ -40,7 +40,7 @@ public final class NodeRegistry implements AutoCloseable {
     private volatile Consumer<String> onLost = node -> { };
     private volatile Runnable onDisowned = () -> { };
     private volatile String state = StoredNode.ACTIVE;
-    private volatile List<StoredNode> lastSeen = List.of();
+    private volatile List<Node> lastSeen = List.of();
     private volatile boolean storeReachable = true;
 
     /** {@code url}: where this node is reached, asked at each heartbeat (known once the web server has its port). */
@@ -63,8 +63,17 @@ public final class NodeRegistry implements AutoCloseable {
     }
 
     /** The nodes as last seen (this one included), refreshed every heartbeat. */
-    public List<StoredNode> nodes() {
+    public List<Node> nodes() {
         return lastSeen;
+    }
+
+    /** Whether this node takes new sessions (not draining). */
+    public boolean active() {
+        return StoredNode.ACTIVE.equals(state);
+    }
+
+    private static List<Node> seen(List<StoredNode> rows) {
+        return rows.stream().map(n -> new Node(n.id(), n.state(), n.sessions(), n.capacity(), n.heartbeatAt())).toList();
     }
 
     /**
@@ -100,7 +109,7 @@ public final class NodeRegistry implements AutoCloseable {
         int adopted = nodes.adoptUnowned(me.id());
         log.info("node {} registered ({}) at {}{}", me.id(), claim.name().toLowerCase(java.util.Locale.ROOT), url.get(),
                 adopted > 0 ? "; it takes the " + adopted + " session(s) stored before nodes existed" : "");
-        lastSeen = nodes.all();
+        lastSeen = seen(nodes.all());
     }
 
     /**
@@ -136,7 +145,7 @@ public final class NodeRegistry implements AutoCloseable {
                     markLost(n.id(), now);
                 }
             }
-            lastSeen = nodes.all();
+            lastSeen = seen(nodes.all());
             if (!storeReachable) {
                 log.info("node {}: the store answers again", me.id());
                 storeReachable = true;
