@@ -141,6 +141,7 @@ public final class Main implements AutoCloseable {
         pool.start();
         web.start();
         servingPort = web.port();
+        node.serving();
         log.info("serving on http://localhost:{} (runtime {}, chosen by {}, image {})", web.port(), runtime.runtime(),
                 runtime.chosenBy().wire(), settings.image());
         return this;

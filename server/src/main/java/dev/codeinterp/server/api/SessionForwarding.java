@@ -27,9 +27,10 @@ import java.util.Set;
  * that runs it, and its answer back as it comes (bodies streamed both ways). The front door routes
  * on the node named in the session id, so this is the path of the rest: a session that moved (a
  * drained node's), or a proxy without the routing rule. The id's node hint is trusted only to skip
- * the lookup when it names this node; otherwise the store says where the session is. A request is
- * forwarded at most once ({@link #FORWARDED}); its Host and Origin go on unchanged, so the owner
- * applies the same browser-access rules, and its token is checked there.
+ * the lookup when it names this node; otherwise the store says where the session is, and only a
+ * request with the session's token is sent there (a wrong one learns nothing of where, or whether,
+ * the session is). A request is forwarded at most once ({@link #FORWARDED}); its Host and Origin go
+ * on unchanged, so the owner applies the same browser-access rules.
  */
 final class SessionForwarding {
     private static final Logger log = LoggerFactory.getLogger(SessionForwarding.class);
@@ -66,7 +67,11 @@ final class SessionForwarding {
         if (id.isEmpty() || id.startsWith(node.id() + ".")) {
             return; // ours by its name: no lookup on the path every cell takes
         }
-        Optional<String> owner = node.ownerUrl(id);
+        String authorization = ctx.header("Authorization");
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return; // no token, no session: answered here
+        }
+        Optional<String> owner = node.ownerUrl(id, authorization.substring(7).trim());
         if (owner.isEmpty()) {
             return; // here, unknown, lost, or its node out of reach: answered here, as such
         }

@@ -78,11 +78,13 @@ public final class NodeRegistry implements AutoCloseable {
 
     /**
      * The URL of the node that runs session {@code sessionId}, when that is another node that can
-     * take requests (active or draining); empty when it is this node, unknown, closed, lost, or its
-     * node is stopped or lost: the request is then answered here, as such.
+     * take requests (active or draining) and {@code token} is the session's; empty when it is this
+     * node, unknown, closed, lost, its node is stopped or lost, or the token is wrong: the request is
+     * then answered here, as such (a wrong token learns nothing, wherever the session is).
      */
-    public java.util.Optional<String> ownerUrl(String sessionId) {
+    public java.util.Optional<String> ownerUrl(String sessionId, String token) {
         return nodes.ownerOf(sessionId)
+                .filter(o -> dev.codeinterp.server.session.Tokens.matches(token, o.tokenHash()))
                 .filter(o -> o.sessionLost() == null && !o.node().id().equals(me.id()))
                 .filter(o -> StoredNode.ACTIVE.equals(o.node().state()) || StoredNode.DRAINING.equals(o.node().state()))
                 .map(o -> o.node().url());
@@ -123,6 +125,11 @@ public final class NodeRegistry implements AutoCloseable {
         register();
         long every = settings.heartbeat().toMillis();
         beat.scheduleWithFixedDelay(this::beat, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** The web server listens now: its address goes into the row at once, not at the next heartbeat. */
+    public void serving() {
+        beat();
     }
 
     /** This node takes no new sessions (it is being drained); the others see it on its next heartbeat. */

@@ -107,16 +107,16 @@ public final class NodeRepository {
                 .where(NODES.ID.eq(id)).and(NODES.KEY_HASH.eq(keyHash)).and(NODES.STATE.ne(StoredNode.LOST)).execute());
     }
 
-    /** Where an open session runs: its node's row as it is now, and why the session is lost (else null). */
-    public record Owner(StoredNode node, String sessionLost) {
+    /** Where an open session runs: its node's row as it is now, why the session is lost (else null), its token's hash. */
+    public record Owner(StoredNode node, String sessionLost, String tokenHash) {
     }
 
     public Optional<Owner> ownerOf(String sessionId) {
-        return db.read(ctx -> ctx.select(NODES.asterisk(), SESSIONS.LOST).from(SESSIONS).join(NODES).on(NODES.ID.eq(SESSIONS.NODE_ID))
+        return db.read(ctx -> ctx.select(NODES.asterisk(), SESSIONS.LOST, SESSIONS.TOKEN_HASH).from(SESSIONS).join(NODES).on(NODES.ID.eq(SESSIONS.NODE_ID))
                 .where(SESSIONS.ID.eq(sessionId)).and(SESSIONS.CLOSED_AT.isNull())
                 .fetchOptional(r -> new Owner(new StoredNode(r.get(NODES.ID), r.get(NODES.URL), r.get(NODES.RUNTIME),
                         r.get(NODES.CAPACITY), r.get(NODES.SESSIONS), r.get(NODES.STATE), r.get(NODES.STARTED_AT),
-                        r.get(NODES.HEARTBEAT_AT)), r.get(SESSIONS.LOST))));
+                        r.get(NODES.HEARTBEAT_AT)), r.get(SESSIONS.LOST), r.get(SESSIONS.TOKEN_HASH))));
     }
 
     /** Sessions written before nodes existed (no node) become {@code id}'s: the first node to start on an old store. */

@@ -11,8 +11,6 @@ import org.junit.jupiter.api.Timeout;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
 
@@ -25,29 +23,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * bodies streamed both ways; what n2 cannot forward it answers itself, as such.
  */
 class ForwardingTest {
-    private static Path dir;
+    private static TwoNodes nodes;
     private static TestApp n1;
     private static TestApp n2;
 
     @BeforeAll
     static void startTwoNodes() throws Exception {
         assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
-        dir = Files.createTempDirectory("forwarding");
-        n1 = TestApp.start("runc", Map.of("NODE_ID", "n1"), dir.resolve("n1"));
-        Map<String, String> sameStore = new HashMap<>(Map.of("NODE_ID", "n2"));
-        TestStores.environment(dir.resolve("n1")).forEach(sameStore::put);
-        n2 = TestApp.start("runc", sameStore, dir.resolve("n2"));
+        nodes = new TwoNodes(Files.createTempDirectory("forwarding"), Map.of());
+        n1 = nodes.n1;
+        n2 = nodes.n2;
     }
 
     @AfterAll
     static void stop() {
-        if (n2 != null) {
-            n2.close();
-        }
-        if (n1 != null) {
-            n1.close();
-            TestApp.discardWorkspaces(dir.resolve("n1"));
-            TestApp.discardWorkspaces(dir.resolve("n2"));
+        if (nodes != null) {
+            nodes.close();
         }
     }
 

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -28,29 +27,23 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class LimitsAcrossNodesTest {
     @TempDir
     Path dir;
+    private TwoNodes nodes;
     private TestApp n1;
     private TestApp n2;
 
     @BeforeEach
     void startTwoNodes() {
         assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
-        Map<String, String> limits = Map.of("MAX_SESSIONS_PER_CLIENT", "3", "MAX_SESSIONS", "100", "POOL_SIZE", "0");
-        n1 = TestApp.start("runc", with(limits, "NODE_ID", "n1"), dir.resolve("n1"));
-        Map<String, String> sameStore = new HashMap<>(with(limits, "NODE_ID", "n2"));
-        TestStores.environment(dir.resolve("n1")).forEach(sameStore::put);
-        n2 = TestApp.start("runc", sameStore, dir.resolve("n2"));
+        nodes = new TwoNodes(dir, Map.of("MAX_SESSIONS_PER_CLIENT", "3", "MAX_SESSIONS", "100", "POOL_SIZE", "0"));
+        n1 = nodes.n1;
+        n2 = nodes.n2;
     }
 
     @AfterEach
     void stop() {
-        if (n2 != null) {
-            n2.close();
+        if (nodes != null) {
+            nodes.close();
         }
-        if (n1 != null) {
-            n1.close();
-        }
-        TestApp.discardWorkspaces(dir.resolve("n1"));
-        TestApp.discardWorkspaces(dir.resolve("n2"));
     }
 
     @Test
@@ -97,11 +90,5 @@ class LimitsAcrossNodesTest {
         assertThat(statuses).hasSize(10);
         assertThat(statuses.stream().filter(s -> s == 201).count()).isEqualTo(2);
         assertThat(statuses.stream().filter(s -> s == 429 || s == 503).count()).isEqualTo(8);
-    }
-
-    private static Map<String, String> with(Map<String, String> base, String key, String value) {
-        Map<String, String> m = new HashMap<>(base);
-        m.put(key, value);
-        return m;
     }
 }

@@ -54,7 +54,7 @@ class NodeRegistryTest {
         // the same data directory is the same node restarted (after kill -9 its heartbeat is still fresh)
         NodeRegistry restarted = node("n1", dir.resolve("data-a"));
         restarted.start(() -> 0, lost -> { }, () -> { });
-        assertThat(restarted.nodes()).extracting(StoredNode::id, StoredNode::state).containsExactly(
+        assertThat(restarted.nodes()).extracting(Node::id, Node::state).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("n1", StoredNode.ACTIVE));
     }
 
@@ -87,7 +87,7 @@ class NodeRegistryTest {
         assertThat(sessions.find("n2.open").orElseThrow().lost()).contains("n2").contains("was lost");
         assertThat(sessions.find("n2.closed").orElseThrow().lost()).isNull();
         assertThat(sessions.find("n1.mine").orElseThrow().lost()).isNull();
-        assertThat(n1.nodes()).extracting(StoredNode::id).contains("n1", "n2", "n3");
+        assertThat(n1.nodes()).extracting(Node::id).contains("n1", "n2", "n3");
     }
 
     @Test

@@ -82,7 +82,7 @@ class SessionsOfOtherNodesTest {
         long longAgo = System.currentTimeMillis() - 60_000;
         String id = "n9.lostSession000000000";
         String token = Tokens.newToken();
-        new NodeRepository(store).register(new StoredNode("n9-lost", "http://10.0.0.9:8080", "runsc", 100, 1, StoredNode.ACTIVE,
+        new NodeRepository(store).register(new StoredNode("n9-lost", "http://127.0.0.1:1", "runsc", 100, 1, StoredNode.ACTIVE,
                 longAgo, System.currentTimeMillis()), "key-of-n9");
         new SessionRepository(store).insert(new StoredSession(id, Tokens.hash(token), "runsc", false, longAgo, null, "ws-n9",
                 "anonymous", "n9-lost"));
@@ -90,10 +90,11 @@ class SessionsOfOtherNodesTest {
         events.record(id, List.of(new NewEvent("cell-1", longAgo, new Event.Queued("import time; time.sleep(600)", Language.PYTHON)),
                 new NewEvent("cell-1", longAgo, new Event.Started(1))));
 
-        // while n9 is alive (its heartbeat fresh), its session is not run here
+        // while n9 is alive (its heartbeat fresh), its session is not run here: sent on to n9, which does not answer
         TestApp.Response elsewhere = app.post("/api/v1/sessions/" + id + "/execute", "{\"code\":\"1\"}", token);
         assertThat(elsewhere.status()).isEqualTo(503);
-        assertThat(elsewhere.json().string("error")).contains("node n9-lost");
+        assertThat(elsewhere.json().string("error")).contains("node cannot be reached");
+        assertThat(elsewhere.headers().get("retry-after")).containsExactly("1");
         assertThat(app.post("/api/v1/sessions/" + id + "/execute", "{\"code\":\"1\"}", "wrong-token").status()).isEqualTo(404);
 
         // then n9 goes silent: n7 marks it lost within the loss timeout and a heartbeat

@@ -1,0 +1,51 @@
+package dev.codeinterp.server.cluster;
+
+import dev.codeinterp.server.store.TestStores;
+import dev.codeinterp.server.testing.TestApp;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Two real servers, nodes n1 and n2, on one PostgreSQL database (a cluster shares nothing else, and
+ * SQLite's file is one server's): each with its own data directory under {@code dir}, both with
+ * {@code settings}.
+ */
+final class TwoNodes implements AutoCloseable {
+    final TestApp n1;
+    final TestApp n2;
+    private final Path dir;
+
+    TwoNodes(Path dir, Map<String, String> settings) {
+        this.dir = dir;
+        this.n1 = TestApp.start("runc", with(settings, Map.of("NODE_ID", "n1")), dir.resolve("n1"));
+        Map<String, String> sameStore = with(settings, Map.of("NODE_ID", "n2"));
+        sameStore.putAll(TestStores.environment(dir.resolve("n1")));
+        TestApp second;
+        try {
+            second = TestApp.start("runc", sameStore, dir.resolve("n2"));
+        } catch (RuntimeException e) {
+            n1.close();
+            throw e;
+        }
+        this.n2 = second;
+    }
+
+    private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
+        Map<String, String> m = new HashMap<>(base);
+        m.putAll(more);
+        return m;
+    }
+
+    @Override
+    public void close() {
+        try {
+            n2.close();
+        } finally {
+            n1.close();
+            TestApp.discardWorkspaces(dir.resolve("n1"));
+            TestApp.discardWorkspaces(dir.resolve("n2"));
+        }
+    }
+}
