@@ -29,7 +29,7 @@ import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 public final class StoreCopy {
     private static final int PAGE = 5000;
     /** The tables a freshly migrated, empty store has. */
-    private static final Set<String> OURS = Set.of("sessions", "executions", "events", "flyway_schema_history");
+    private static final Set<String> OURS = Set.of("sessions", "executions", "events", "nodes", "flyway_schema_history");
 
     /** What was copied, as checked on the target. */
     public record Copied(int sessions, int executions, int events) {
