@@ -39,10 +39,9 @@ final class CrashRecovery {
      */
     static int endUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, java.util.Set<String> skip,
                              String whyStopped) {
-        java.util.Set<String> adopted = skip;
         Map<String, List<ExecutionRepository.UnfinishedExecution>> bySession = new LinkedHashMap<>();
         for (ExecutionRepository.UnfinishedExecution u : executions.unfinished(node)) {
-            if (adopted.contains(u.sessionId())) {
+            if (skip.contains(u.sessionId())) {
                 continue;
             }
             bySession.computeIfAbsent(u.sessionId(), k -> new ArrayList<>()).add(u);

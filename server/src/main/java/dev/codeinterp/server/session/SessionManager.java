@@ -253,10 +253,7 @@ public final class SessionManager implements AutoCloseable {
                 awaitMove(move);
                 continue;
             }
-            StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
-            if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
-                throw new SessionNotFoundException();
-            }
+            StoredSession stored = openRow(id, token);
             refuseIfNotHere(stored);
             java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
             if (moving.putIfAbsent(id, mine) != null) {
@@ -304,20 +301,25 @@ public final class SessionManager implements AutoCloseable {
      * from any node. Another key's or a closed session is {@link SessionNotFoundException}.
      */
     public dev.codeinterp.model.rest.EventHistory storedHistory(String id, String token, long afterSeq, int limit) {
-        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
-        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
-            throw new SessionNotFoundException();
-        }
+        openRow(id, token);
         return new dev.codeinterp.model.rest.EventHistory(id, eventLog.after(id, afterSeq, limit), eventLog.lastSeq(id));
     }
 
     /** Closes a session lost with its node (nothing of it runs anywhere): its row only. */
     public void closeLost(String id, String token) {
-        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
-        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash()) || stored.lost() == null) {
+        if (openRow(id, token).lost() == null) {
             throw new SessionNotFoundException();
         }
         sessions.markClosed(id, System.currentTimeMillis());
+    }
+
+    /** The stored row of an open session this token opens; anything else is {@link SessionNotFoundException}, whatever the reason. */
+    private StoredSession openRow(String id, String token) {
+        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
+        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
+            throw new SessionNotFoundException();
+        }
+        return stored;
     }
 
     /** A session lost with its node, or run by another node, is not brought back here: the caller hears which. */
@@ -349,10 +351,7 @@ public final class SessionManager implements AutoCloseable {
      * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
      */
     public dev.codeinterp.model.rest.SessionState describe(String id, String token) {
-        StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
-        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
-            throw new SessionNotFoundException();
-        }
+        StoredSession stored = openRow(id, token);
         Live running = live.get(id);
         if (running != null && !running.session().closed() || !stored.suspended()) {
             long lastActive = running != null ? running.session().lastActivity() : stored.createdAt();
