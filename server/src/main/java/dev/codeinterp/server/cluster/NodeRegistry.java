@@ -147,12 +147,13 @@ public final class NodeRegistry implements AutoCloseable {
                 register();
             }
             List<StoredNode> all = nodes.all();
+            boolean marked = false;
             for (StoredNode n : all) {
                 if (!n.id().equals(me.id()) && silent(n, now)) {
-                    markLost(n.id(), now);
+                    marked |= markLost(n.id(), now);
                 }
             }
-            lastSeen = seen(nodes.all());
+            lastSeen = seen(marked ? nodes.all() : all); // read again only when this beat changed a node
             if (!storeReachable) {
                 log.info("node {}: the store answers again", me.id());
                 storeReachable = true;

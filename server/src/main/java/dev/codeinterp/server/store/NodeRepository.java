@@ -73,12 +73,16 @@ public final class NodeRepository {
 
     /** Every node known to the store, live or not. */
     public List<StoredNode> all() {
-        return db.read(ctx -> ctx.selectFrom(NODES).orderBy(NODES.ID).fetch(r -> new StoredNode(r.getId(), r.getUrl(),
-                r.getRuntime(), r.getCapacity(), r.getSessions(), r.getState(), r.getStartedAt(), r.getHeartbeatAt())));
+        return db.read(ctx -> ctx.selectFrom(NODES).orderBy(NODES.ID).fetch(NodeRepository::node));
     }
 
     public Optional<StoredNode> find(String id) {
-        return all().stream().filter(n -> n.id().equals(id)).findFirst();
+        return db.read(ctx -> ctx.selectFrom(NODES).where(NODES.ID.eq(id)).fetchOptional(NodeRepository::node));
+    }
+
+    private static StoredNode node(org.jooq.Record r) {
+        return new StoredNode(r.get(NODES.ID), r.get(NODES.URL), r.get(NODES.RUNTIME), r.get(NODES.CAPACITY), r.get(NODES.SESSIONS),
+                r.get(NODES.STATE), r.get(NODES.STARTED_AT), r.get(NODES.HEARTBEAT_AT));
     }
 
     /**
@@ -114,9 +118,7 @@ public final class NodeRepository {
     public Optional<Owner> ownerOf(String sessionId) {
         return db.read(ctx -> ctx.select(NODES.asterisk(), SESSIONS.LOST, SESSIONS.TOKEN_HASH).from(SESSIONS).join(NODES).on(NODES.ID.eq(SESSIONS.NODE_ID))
                 .where(SESSIONS.ID.eq(sessionId)).and(SESSIONS.CLOSED_AT.isNull())
-                .fetchOptional(r -> new Owner(new StoredNode(r.get(NODES.ID), r.get(NODES.URL), r.get(NODES.RUNTIME),
-                        r.get(NODES.CAPACITY), r.get(NODES.SESSIONS), r.get(NODES.STATE), r.get(NODES.STARTED_AT),
-                        r.get(NODES.HEARTBEAT_AT)), r.get(SESSIONS.LOST), r.get(SESSIONS.TOKEN_HASH))));
+                .fetchOptional(r -> new Owner(node(r), r.get(SESSIONS.LOST), r.get(SESSIONS.TOKEN_HASH))));
     }
 
     /** Sessions written before nodes existed (no node) become {@code id}'s: the first node to start on an old store. */
