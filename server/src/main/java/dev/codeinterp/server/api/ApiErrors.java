@@ -43,10 +43,8 @@ final class ApiErrors {
         routes.exception(SessionBusyException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(CheckpointUnavailableException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(SessionLostException.class, (e, ctx) -> respond(ctx, 410, e.getMessage()));
-        routes.exception(SessionElsewhereException.class, (e, ctx) -> {
-            ctx.header("Retry-After", "1");
-            respond(ctx, 503, new ApiError(e.getMessage() + ", which this server cannot reach for it", null, 1));
-        });
+        routes.exception(SessionElsewhereException.class, (e, ctx) ->
+                unavailable(ctx, e.getMessage() + ", which this server cannot reach for it", 1));
         routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {
             case NOT_FOUND -> 404;
             case TOO_LARGE -> 413;
@@ -54,14 +52,10 @@ final class ApiErrors {
             case CONFLICT -> 409;
             case UNAVAILABLE -> 503;
         }, e.getMessage()));
-        routes.exception(SandboxException.class, (e, ctx) -> {
-            ctx.header("Retry-After", String.valueOf(SANDBOX_RETRY_S));
-            respond(ctx, 503, new ApiError("no sandbox available: " + e.getMessage(), null, SANDBOX_RETRY_S));
-        });
-        routes.exception(HistoryUnavailableException.class, (e, ctx) -> {
-            ctx.header("Retry-After", String.valueOf(HistoryUnavailableException.RETRY_AFTER_S));
-            respond(ctx, 503, new ApiError(e.getMessage(), null, HistoryUnavailableException.RETRY_AFTER_S));
-        });
+        routes.exception(SandboxException.class, (e, ctx) ->
+                unavailable(ctx, "no sandbox available: " + e.getMessage(), SANDBOX_RETRY_S));
+        routes.exception(HistoryUnavailableException.class, (e, ctx) ->
+                unavailable(ctx, e.getMessage(), HistoryUnavailableException.RETRY_AFTER_S));
         routes.exception(LimitExceededException.class, (e, ctx) -> {
             metrics.rejected(e.limit().wire());
             ctx.header("Retry-After", String.valueOf(e.retryAfterSeconds()));
@@ -81,6 +75,12 @@ final class ApiErrors {
                 respond(ctx, 404, "not found");
             }
         });
+    }
+
+    /** 503 with {@code Retry-After}: something this answer needs is not there now, and may be in {@code retryAfterS}. */
+    static void unavailable(Context ctx, String message, int retryAfterS) {
+        ctx.header("Retry-After", String.valueOf(retryAfterS));
+        respond(ctx, 503, new ApiError(message, null, retryAfterS));
     }
 
     static void respond(Context ctx, int status, String message) {

@@ -132,11 +132,16 @@ final class RestApi {
 
     /** The request's bearer token; without one, no session is found. */
     static String bearer(Context ctx) {
+        return bearerToken(ctx).orElseThrow(SessionNotFoundException::new);
+    }
+
+    /** The request's bearer token, if it sends one. */
+    static java.util.Optional<String> bearerToken(Context ctx) {
         String header = ctx.header("Authorization");
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw new SessionNotFoundException();
+            return java.util.Optional.empty();
         }
-        return header.substring(7).trim();
+        return java.util.Optional.of(header.substring(7).trim());
     }
 
     /** The request's cell, checked before anything runs: a bad one is a {@code CellRefusedException} (400). */

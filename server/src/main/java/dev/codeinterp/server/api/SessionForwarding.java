@@ -67,11 +67,11 @@ final class SessionForwarding {
         if (id.isEmpty() || id.startsWith(node.id() + ".")) {
             return; // ours by its name: no lookup on the path every cell takes
         }
-        String authorization = ctx.header("Authorization");
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        Optional<String> token = RestApi.bearerToken(ctx);
+        if (token.isEmpty()) {
             return; // no token, no session: answered here
         }
-        Optional<String> owner = node.ownerUrl(id, authorization.substring(7).trim());
+        Optional<String> owner = node.ownerUrl(id, token.get());
         if (owner.isEmpty()) {
             return; // here, unknown, lost, or its node out of reach: answered here, as such
         }
@@ -105,20 +105,18 @@ final class SessionForwarding {
             answer = listener.get(15, TimeUnit.MINUTES);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("forwarding {} {} to {} failed: {}", ctx.method(), ctx.path(), ownerUrl, e.getCause() == null ? e : e.getCause());
-            ctx.header("Retry-After", "1");
-            ApiErrors.respond(ctx, 503, new dev.codeinterp.model.rest.ApiError(
-                    "this session's node cannot be reached from here now; try again", null, 1));
+            ApiErrors.unavailable(ctx, "this session's node cannot be reached from here now; try again", 1);
             return;
         }
         ctx.status(answer.getStatus());
+        Set<String> replaced = new java.util.HashSet<>(); // the owner's value wins over ours (X-CodeInterp-Node, CSP)
         for (HttpField field : answer.getHeaders()) {
             if (!NOT_FORWARDED.contains(field.getLowerCaseName())) {
-                ctx.res().setHeader(field.getName(), null);
-            }
-        }
-        for (HttpField field : answer.getHeaders()) {
-            if (!NOT_FORWARDED.contains(field.getLowerCaseName())) {
-                ctx.res().addHeader(field.getName(), field.getValue());
+                if (replaced.add(field.getLowerCaseName())) {
+                    ctx.res().setHeader(field.getName(), field.getValue());
+                } else {
+                    ctx.res().addHeader(field.getName(), field.getValue());
+                }
             }
         }
         try (InputStream in = listener.getInputStream(); OutputStream out = ctx.res().getOutputStream()) {
