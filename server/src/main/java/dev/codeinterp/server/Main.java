@@ -6,7 +6,9 @@ import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.cluster.NodeIdTakenException;
 import dev.codeinterp.server.cluster.NodeIdentity;
+import dev.codeinterp.server.cluster.NodeDrain;
 import dev.codeinterp.server.cluster.NodeRegistry;
+import dev.codeinterp.server.cluster.SessionHandover;
 import dev.codeinterp.server.config.AssistantSettings;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
@@ -39,6 +41,8 @@ import org.slf4j.LoggerFactory;
 /** The composition root: reads settings and wires store, sandboxes, sessions and the web server. */
 public final class Main implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Main.class);
+    /** How long a stop with DRAIN_ON_STOP waits for the other nodes to take this one's sessions. */
+    private static final java.time.Duration DRAIN_WITHIN = java.time.Duration.ofMinutes(10);
 
     private final Database database;
     private final DockerSandboxBackend backend;
@@ -50,6 +54,7 @@ public final class Main implements AutoCloseable {
     private final boolean engineAvailable;
     private final RuntimeChoice runtime;
     private final NodeRegistry node;
+    private final NodeDrain drain;
     private final Settings settings;
     /** The port the web server listens on once started (PORT=0 picks a free one), else 0. */
     private volatile int servingPort;
@@ -100,10 +105,15 @@ public final class Main implements AutoCloseable {
         if (assistant.enabled()) {
             log.info("assistant: model {} at {}", assistantSettings.model(), assistantSettings.baseUrl());
         }
-        this.node = new NodeRegistry(new NodeRepository(database), identity, settings.node(),
+        NodeRepository nodeRows = new NodeRepository(database);
+        this.node = new NodeRegistry(nodeRows, identity, settings.node(),
                 this::nodeUrl,
                 runtime.runtime(), settings.maxSessions());
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node);
+        // a session's folder as it arrives: its checkpoint (at most its memory) and its files
+        SessionHandover handover = new SessionHandover(nodeRows, identity, sessions,
+                settings.memoryBytes() * 2 + settings.workspaceBytes() + (64L << 20));
+        this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime());
+        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover);
     }
 
     /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */
@@ -161,6 +171,14 @@ public final class Main implements AutoCloseable {
 
     public DockerSandboxBackend backend() {
         return backend;
+    }
+
+    /**
+     * Moves every session of this node to the others (see {@link NodeDrain}), waiting at most
+     * {@code within}; the caller stops the server after. Sessions no node took stay here, suspended.
+     */
+    public NodeDrain.Result drain(java.time.Duration within) {
+        return drain.run(within);
     }
 
     /**
@@ -226,6 +244,9 @@ public final class Main implements AutoCloseable {
             return;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (settings.node().drainOnStop()) {
+                main.drain(DRAIN_WITHIN);
+            }
             main.close();
             stopLogging();
         }, "shutdown"));

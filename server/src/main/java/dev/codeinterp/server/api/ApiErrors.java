@@ -13,7 +13,6 @@ import dev.codeinterp.server.session.LimitExceededException;
 import dev.codeinterp.server.session.CheckpointUnavailableException;
 import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
-import dev.codeinterp.server.session.SessionElsewhereException;
 import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.config.RoutesConfig;
@@ -43,8 +42,7 @@ final class ApiErrors {
         routes.exception(SessionBusyException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(CheckpointUnavailableException.class, (e, ctx) -> respond(ctx, 409, e.getMessage()));
         routes.exception(SessionLostException.class, (e, ctx) -> respond(ctx, 410, e.getMessage()));
-        routes.exception(SessionElsewhereException.class, (e, ctx) ->
-                unavailable(ctx, e.getMessage() + ", which this server cannot reach for it", 1));
+        // SessionElsewhereException: SessionForwarding.forwardMoved sends the request on
         routes.exception(WorkspaceException.class, (e, ctx) -> respond(ctx, switch (e.reason()) {
             case NOT_FOUND -> 404;
             case TOO_LARGE -> 413;

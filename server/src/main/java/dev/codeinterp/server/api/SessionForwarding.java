@@ -1,6 +1,7 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.server.cluster.NodeRegistry;
+import dev.codeinterp.server.session.SessionElsewhereException;
 import io.javalin.http.Context;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.InputStreamRequestContent;
@@ -79,7 +80,35 @@ final class SessionForwarding {
         ctx.skipRemainingHandlers();
     }
 
+    /**
+     * An exception handler: a session this node held moved to another while the request was here (a
+     * drain), so the request goes on to its new node, with the body the handler read. A request
+     * already forwarded once, or one without the session's token, is told to try again.
+     */
+    void forwardMoved(SessionElsewhereException e, Context ctx) {
+        String id = ctx.pathParamMap().get("id");
+        Optional<String> token = RestApi.bearerToken(ctx);
+        Optional<String> owner = id == null || token.isEmpty() || ctx.header(FORWARDED) != null ? Optional.empty()
+                : node.ownerUrl(id, token.get());
+        if (owner.isEmpty()) {
+            ApiErrors.unavailable(ctx, e.getMessage() + ", which this server cannot reach for it", 1);
+            return;
+        }
+        try {
+            forward(ctx, owner.get(), ctx.bodyAsBytes());
+        } catch (IOException ex) {
+            log.debug("forwarding {} {} to its moved session's node: {}", ctx.method(), ctx.path(), ex.toString());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private void forward(Context ctx, String ownerUrl) throws IOException, InterruptedException {
+        forward(ctx, ownerUrl, null);
+    }
+
+    /** {@code readBody}: the body a handler already read, or null to stream it from the request. */
+    private void forward(Context ctx, String ownerUrl, byte[] readBody) throws IOException, InterruptedException {
         String query = ctx.queryString();
         Request request = client.newRequest(URI.create(ownerUrl + ctx.path() + (query == null ? "" : "?" + query)))
                 .method(ctx.method().name())
@@ -95,7 +124,11 @@ final class SessionForwarding {
                     headers.put(FORWARDED, node.id());
                 });
         long length = ctx.req().getContentLengthLong();
-        if (length > 0 || length < 0 && ctx.header("Transfer-Encoding") != null) {
+        if (readBody != null) {
+            if (readBody.length > 0) {
+                request.body(new org.eclipse.jetty.client.BytesRequestContent(ctx.header("Content-Type"), readBody));
+            }
+        } else if (length > 0 || length < 0 && ctx.header("Transfer-Encoding") != null) {
             request.body(new InputStreamRequestContent(ctx.header("Content-Type"), ctx.req().getInputStream()));
         }
         InputStreamResponseListener listener = new InputStreamResponseListener();

@@ -3,6 +3,7 @@ package dev.codeinterp.server.api;
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.cluster.NodeRegistry;
+import dev.codeinterp.server.cluster.SessionHandover;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
@@ -10,6 +11,7 @@ import dev.codeinterp.server.mcp.McpEndpoint;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.SessionElsewhereException;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
@@ -25,7 +27,7 @@ public final class WebServer implements AutoCloseable {
     private final SessionForwarding forwarding;
 
     public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
-                     Assistant assistant, NodeRegistry node) {
+                     Assistant assistant, NodeRegistry node, SessionHandover handover) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
@@ -33,6 +35,7 @@ public final class WebServer implements AutoCloseable {
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         NotebookApi notebooks = new NotebookApi(sessions);
         AssistantRelayPage relay = new AssistantRelayPage();
+        HandoverApi handovers = new HandoverApi(handover);
         HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
@@ -76,6 +79,7 @@ public final class WebServer implements AutoCloseable {
             EmbedPage.configure(config, settings.embedOrigins());
             var routes = config.routes;
             ApiErrors.register(routes, metrics);
+            routes.exception(SessionElsewhereException.class, forwarding::forwardMoved);
             String embedAncestors = settings.embedOrigins().csp();
             routes.before(RequestLog::begin);
             routes.before(ctx -> SecurityHeaders.apply(ctx, embedAncestors));
@@ -103,6 +107,7 @@ public final class WebServer implements AutoCloseable {
             routes.delete("/api/v1/sessions/{id}/files/{name}", workspaceFiles::delete);
             routes.get("/api/v1/sessions/{id}/notebook.ipynb", notebooks::export);
             routes.ws("/api/v1/sessions/{id}/ws", socket::configure);
+            routes.put(SessionHandover.PATH, handovers::arrive);
         });
     }
 

@@ -8,9 +8,10 @@ import java.time.Duration;
  * (NODE_ID; null when unset: the id this data directory was first given, see
  * {@code cluster.NodeIdentity}), the {@code url} other nodes and the front door reach it at
  * (NODE_URL; null: {@code http://HOST:PORT}), and how long a node may go without a heartbeat before
- * the others mark it lost with its sessions (NODE_LOSS_AFTER).
+ * the others mark it lost with its sessions (NODE_LOSS_AFTER), and whether a stop (SIGTERM) first
+ * moves every session of this node to the others (DRAIN_ON_STOP).
  */
-public record NodeSettings(String id, String url, Duration lossAfter) {
+public record NodeSettings(String id, String url, Duration lossAfter, boolean drainOnStop) {
     /** Lower case, digits and dashes: it is put in session ids, HTTP headers and proxy rules as it is. */
     public static final String ID_PATTERN = "[a-z0-9][a-z0-9-]{0,31}";
 
@@ -34,6 +35,11 @@ public record NodeSettings(String id, String url, Duration lossAfter) {
         }
     }
 
+    /** A node that stops without draining: its sessions wait for it to start again. */
+    public NodeSettings(String id, String url, Duration lossAfter) {
+        this(id, url, lossAfter, false);
+    }
+
     /** How often a node says it is alive: several times within the loss timeout, so one slow write is no loss. */
     public Duration heartbeat() {
         return lossAfter.dividedBy(5);
@@ -50,6 +56,6 @@ public record NodeSettings(String id, String url, Duration lossAfter) {
 
     static NodeSettings read(EnvReader r) {
         return new NodeSettings(r.string("NODE_ID", null), r.string("NODE_URL", null),
-                r.duration("NODE_LOSS_AFTER", Duration.ofSeconds(10)));
+                r.duration("NODE_LOSS_AFTER", Duration.ofSeconds(10)), r.bool("DRAIN_ON_STOP", false));
     }
 }

@@ -54,6 +54,13 @@ public final class Workspaces {
         return prepare(id);
     }
 
+    /** Removes workspace {@code id} if it is here (its files went elsewhere). */
+    public void discard(String id) {
+        if (id != null && ID.matcher(id).matches() && Files.exists(root.resolve(id), LinkOption.NOFOLLOW_LINKS)) {
+            destroy(new Workspace(id, root.resolve(id)));
+        }
+    }
+
     public void destroy(Workspace workspace) {
         Path dir = workspace.dir();
         if (isMountPoint(dir)) {
@@ -76,6 +83,17 @@ public final class Workspaces {
         if (!isMountPoint(dir)) {
             return false;
         }
+        archive(workspace, archive);
+        destroy(workspace);
+        return true;
+    }
+
+    /**
+     * Writes the workspace's files to {@code archive}, as {@link #park} does, and leaves the workspace as
+     * it is: a plain-folder workspace that moves to another node goes as an archive too.
+     */
+    public void archive(Workspace workspace, Path archive) {
+        Path dir = workspace.dir();
         Path partial = archive.resolveSibling(archive.getFileName() + ".partial");
         try {
             Files.createDirectories(archive.getParent());
@@ -93,8 +111,6 @@ public final class Workspaces {
                 // a leftover .partial is never read
             }
         }
-        destroy(workspace);
-        return true;
     }
 
     /** The workspace {@code id} mounted again with the files {@link #park} saved in {@code archive} (kept; the caller removes it). */

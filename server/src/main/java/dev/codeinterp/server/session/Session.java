@@ -53,6 +53,8 @@ public final class Session {
     /** Held while a cell is accepted and while the worker decides to suspend: no cell slips in behind a suspension. */
     private final Object admitting = new Object();
     private final Thread worker;
+    /** A move's suspension, waiting for the cells accepted before it (worker only). */
+    private Signal.SuspendRequest leaving;
     private volatile boolean busy;
     private volatile boolean closed;
     private volatile boolean awaitingInput; // set by the worker before the input_request goes out
@@ -240,6 +242,15 @@ public final class Session {
     }
 
     /**
+     * As {@link #suspend}, for a session that moves to another node: from now on it takes no new cell
+     * (callers see it closed, and look for it again), the cells it accepted run to their end, then
+     * {@code how} writes it to disk. When {@code how} fails, it goes on as it was.
+     */
+    <T> java.util.concurrent.CompletableFuture<T> leave(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
+        return whenIdle(how, (h, d) -> new Signal.SuspendRequest(h, d, true));
+    }
+
+    /**
      * Once no cell waits or runs, hands the live sandbox (null when none runs) and the workspace
      * (null before the first sandbox) to {@code how}, which copies them (a fork), while cells sent
      * meanwhile wait; then the session goes on as it was. Fails with {@link SessionBusyException} when
@@ -329,6 +340,13 @@ public final class Session {
                     startNext();
                     continue;
                 }
+                if (leaving != null && !hasWork()) {
+                    Signal.SuspendRequest now = leaving;
+                    leaving = null;
+                    if (parkNow(now)) {
+                        return;
+                    }
+                }
                 busy = cells.busy();
                 RunningCell running = cells.running();
                 long wakeAt = Math.min(running == null ? Supervisor.NEVER : running.nextDeadline(), supervisor.restartAt());
@@ -417,12 +435,28 @@ public final class Session {
     /** True when the session is suspended (the worker ends); false when a cell came first or writing it down failed. */
     private boolean suspendNow(Signal.SuspendRequest request) {
         synchronized (admitting) {
-            if (cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance)) {
+            if (request.leaving()) {
+                closed = true; // no new cell: those accepted run first, then it goes (see work)
+                if (hasWork()) {
+                    leaving = request;
+                    return false;
+                }
+            } else if (hasWork()) {
                 request.done().completeExceptionally(new SessionBusyException());
                 return false;
             }
             closed = true;
         }
+        return parkNow(request);
+    }
+
+    /** A cell waits or runs, or one accepted is still on its way to the queue. */
+    private boolean hasWork() {
+        return cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance);
+    }
+
+    /** Hands the sandbox and workspace to the request's writer: true when the session is on disk now (the worker ends). */
+    private boolean parkNow(Signal.SuspendRequest request) {
         Sandbox sandbox = slot.release();
         try {
             request.done().complete(request.how().apply(sandbox, slot.workspace()));
@@ -444,7 +478,7 @@ public final class Session {
 
     private void copyNow(Signal.CopyRequest request) {
         synchronized (admitting) {
-            if (cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance)) {
+            if (hasWork()) {
                 request.done().completeExceptionally(new SessionBusyException());
                 return;
             }

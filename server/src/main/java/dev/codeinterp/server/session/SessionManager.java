@@ -253,37 +253,13 @@ public final class SessionManager implements AutoCloseable {
                 awaitMove(move);
                 continue;
             }
-            StoredSession stored = openRow(id, token);
-            refuseIfNotHere(stored);
-            java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
-            if (moving.putIfAbsent(id, mine) != null) {
-                continue; // someone else brings it back: wait for them
+            refuseIfNotHere(openRow(id, token));
+            java.util.concurrent.CompletableFuture<Void> back = bringBack(id);
+            if (back == null) {
+                continue; // someone else brings it back, or moves it: wait for them
             }
-            // brought back off the caller's thread: a caller that gives up (its request timed out and its
-            // thread was interrupted) must not cut a restore short and cost the session its variables
-            bringingBack.execute(() -> {
-                RuntimeException failure = null;
-                try {
-                    if (live.get(id) == null || live.get(id).session().closed()) {
-                        StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
-                        if (now.closedAt() != null) {
-                            throw new SessionNotFoundException();
-                        }
-                        live.put(id, now.suspended() ? resume(now) : revive(now));
-                    }
-                } catch (RuntimeException e) {
-                    failure = e;
-                } finally {
-                    moving.remove(id, mine);
-                }
-                if (failure == null) {
-                    mine.complete(null);
-                } else {
-                    mine.completeExceptionally(failure);
-                }
-            });
             try {
-                mine.get(5, TimeUnit.MINUTES);
+                back.get(5, TimeUnit.MINUTES);
             } catch (java.util.concurrent.ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             } catch (InterruptedException e) {
@@ -293,6 +269,128 @@ public final class SessionManager implements AutoCloseable {
                 throw new IllegalStateException("the session was not brought back within 5 minutes", e);
             }
         }
+    }
+
+    /**
+     * Brings this node's session {@code id} back to life (resumed, or revived with a fresh interpreter),
+     * off the caller's thread: a caller that gives up (its request timed out and its thread was
+     * interrupted) must not cut a restore short and cost the session its variables. Null when another
+     * caller already brings it back or moves it.
+     */
+    private java.util.concurrent.CompletableFuture<Void> bringBack(String id) {
+        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+        if (moving.putIfAbsent(id, mine) != null) {
+            return null;
+        }
+        bringingBack.execute(() -> {
+            RuntimeException failure = null;
+            try {
+                if (live.get(id) == null || live.get(id).session().closed()) {
+                    StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
+                    if (now.closedAt() != null) {
+                        throw new SessionNotFoundException();
+                    }
+                    refuseIfNotHere(now); // moved away meanwhile
+                    live.put(id, now.suspended() ? resume(now) : revive(now));
+                }
+            } catch (RuntimeException e) {
+                failure = e;
+            } finally {
+                moving.remove(id, mine);
+            }
+            if (failure == null) {
+                mine.complete(null);
+            } else {
+                mine.completeExceptionally(failure);
+            }
+        });
+        return mine;
+    }
+
+    /**
+     * Moves this node's session {@code id} to another: written to disk as a suspension writes it (a
+     * live one once the cells it accepted are done; it takes no new one meanwhile), with its variables
+     * where this runtime can checkpoint, else its files only ({@code filesOnlyWhy} is then what its
+     * next cell says); then {@code handOver} sends its folder, and the other node takes its row.
+     * Callers wait for the move, then find it on its new node. False when it stays here: it is not this
+     * node's to move now (busy being brought back, closed, lost), or the hand-over failed (it is then
+     * suspended here, to be moved again or resumed here).
+     */
+    public boolean moveOut(String id, String filesOnlyWhy, HandOver handOver) {
+        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+        if (moving.putIfAbsent(id, mine) != null) {
+            return false;
+        }
+        try {
+            Live entry = live.get(id);
+            if (entry != null && !entry.session().closed()) {
+                Session session = entry.session();
+                long lastActive = session.lastActivity();
+                boolean keeps = keepsVariables();
+                Session.await(session.leave((sandbox, workspace) -> keeps ? suspensions.park(id, sandbox, workspace, lastActive)
+                        : suspensions.parkFilesOnly(id, sandbox, workspace, lastActive, filesOnlyWhy)), "moved");
+                if (live.remove(id, entry)) {
+                    admission.release(entry.owner());
+                }
+            }
+            StoredSession stored = sessions.find(id).orElse(null);
+            if (stored == null || stored.closedAt() != null || stored.lost() != null || !stored.suspended()
+                    || !sessions.node().equals(stored.node())) {
+                return false;
+            }
+            java.nio.file.Path folder = suspensions.packed(stored);
+            handOver.send(id, () -> dev.codeinterp.server.files.TarStream.of(folder), entry != null);
+            suspensions.discard(id);
+            if (stored.workspace() != null) {
+                workspaces.discard(stored.workspace()); // a plain-folder workspace went as an archive
+            }
+            return true;
+        } catch (RuntimeException e) {
+            log.warn("session {} could not be moved: {}", id, e.getMessage());
+            return false;
+        } finally {
+            moving.remove(id, mine);
+            mine.complete(null);
+        }
+    }
+
+    /**
+     * Sends a suspended session's folder (opened as one tar stream, on each try) to the node that
+     * takes it; returns once that node's row says so, else throws.
+     */
+    @FunctionalInterface
+    public interface HandOver {
+        void send(String sessionId, Folder folder, boolean wasRunning);
+    }
+
+    /** A session's folder as a tar stream, opened when the sender is ready to send it. */
+    @FunctionalInterface
+    public interface Folder {
+        java.io.InputStream open() throws java.io.IOException;
+    }
+
+    /**
+     * Takes session {@code id}, suspended on node {@code from} and sent as the tar {@code folder}: its
+     * folder here, then its row this node's (once: a session handed over twice, or closed meanwhile,
+     * is refused and nothing of it is kept). With {@code wasRunning}, it is brought back at once, as
+     * its users were just using it. False when the row was not {@code from}'s to give.
+     */
+    public boolean arrive(String id, String from, java.io.InputStream folder, long maxBytes, boolean wasRunning) {
+        StoredSession stored = sessions.find(id).orElse(null);
+        if (stored == null || stored.closedAt() != null || stored.lost() != null || !stored.suspended()
+                || !from.equals(stored.node()) || live.containsKey(id) || moving.containsKey(id)) {
+            return false; // nothing is written for a session that is not the sender's to give
+        }
+        suspensions.receive(id, folder, maxBytes);
+        if (!sessions.takeOver(id, from)) {
+            suspensions.discard(id);
+            return false;
+        }
+        log.info("session {} arrived from node {}", id, from);
+        if (wasRunning) {
+            bringBack(id);
+        }
+        return true;
     }
 
     /**
@@ -546,7 +644,11 @@ public final class SessionManager implements AutoCloseable {
         ExecutionCollector collector = new ExecutionCollector(progress);
         session.subscribe(session.lastSeq(), collector);
         try {
-            collector.track(session.submit(cell));
+            try {
+                collector.track(session.submit(cell));
+            } catch (SessionClosedException e) {
+                throw whereItWent(session.id(), e);
+            }
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = cell.timeout().plus(limits.interruptGrace()).plusSeconds(90)
                     .plus(installs.extraWait(installs.check(cell.language(), cell.packages())));
@@ -561,6 +663,27 @@ public final class SessionManager implements AutoCloseable {
         } finally {
             session.unsubscribe(collector);
         }
+    }
+
+    /**
+     * Why a session opened a moment ago took no cell: it closed, or it is moving away, in which case
+     * the caller waits for the move and hears where it went ({@link SessionElsewhereException}: the
+     * request goes on there) or, when it stayed, that it was suspended here ({@code closed} as it was).
+     */
+    private RuntimeException whereItWent(String id, SessionClosedException closed) {
+        java.util.concurrent.CompletableFuture<Void> move = moving.get(id);
+        if (move != null) {
+            awaitMove(move);
+        }
+        StoredSession stored = sessions.find(id).orElse(null);
+        if (stored != null && stored.closedAt() == null) {
+            try {
+                refuseIfNotHere(stored);
+            } catch (SessionLostException | SessionElsewhereException e) {
+                return e;
+            }
+        }
+        return closed;
     }
 
     /**
@@ -587,6 +710,11 @@ public final class SessionManager implements AutoCloseable {
         } finally {
             close(session);
         }
+    }
+
+    /** This node's open sessions, running or suspended, by id: what a drain moves. */
+    public List<String> ownIds() {
+        return sessions.openIds();
     }
 
     public int liveCount() {

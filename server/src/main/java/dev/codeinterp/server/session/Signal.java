@@ -73,9 +73,16 @@ sealed interface Signal {
     /**
      * Once no cell waits or runs: the worker hands its sandbox (or null) and workspace to {@code how},
      * which writes them to disk, and ends; {@code done} gets what {@code how} answered, or why not.
+     * A busy session refuses it, unless {@code leaving}: it then takes no new cell, and goes once the
+     * cells it accepted are done (a move to another node).
      */
     record SuspendRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
-                          java.util.concurrent.CompletableFuture<Object> done) implements Signal {
+                          java.util.concurrent.CompletableFuture<Object> done, boolean leaving) implements Signal {
+        SuspendRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
+                       java.util.concurrent.CompletableFuture<Object> done) {
+            this(how, done, false);
+        }
+
         public Kind kind() {
             return Kind.SUSPEND;
         }

@@ -108,6 +108,61 @@ final class Suspensions {
         return new Parked(name, bytes);
     }
 
+    /**
+     * As {@link #park}, where the interpreter cannot be checkpointed (a move off a runc node): the
+     * files to an archive, the sandbox removed, and the store says the variables are gone and
+     * {@code why}. On failure the sandbox is untouched and goes on.
+     */
+    Parked parkFilesOnly(String sessionId, Sandbox sandbox, Workspace workspace, long lastActiveAt, String why) {
+        Path dir = root.resolve(sessionId);
+        try {
+            if (!workspaces.park(workspace, dir.resolve(ARCHIVE))) {
+                workspaces.archive(workspace, dir.resolve(ARCHIVE)); // a plain folder: it goes as an archive all the same
+            }
+        } catch (RuntimeException e) {
+            Trees.delete(dir);
+            throw new SuspendFailedException("could not save the session's files: " + e.getMessage(), e, sandbox);
+        }
+        if (sandbox != null) {
+            sandbox.close();
+        }
+        sessions.markSuspended(sessionId, null, 0, sandbox == null ? null : why, lastActiveAt, System.currentTimeMillis());
+        return new Parked(null, 0);
+    }
+
+    /**
+     * The folder of suspended session {@code stored}, whole for another node to take: its checkpoint
+     * (if kept) and its files' archive, written now when its workspace is a plain folder (park leaves
+     * those where they are).
+     */
+    Path packed(StoredSession stored) {
+        Path dir = root.resolve(stored.id());
+        Path archive = dir.resolve(ARCHIVE);
+        if (!Files.exists(archive) && stored.workspace() != null) {
+            workspaces.archive(workspaces.open(stored.workspace()), archive);
+        }
+        return dir;
+    }
+
+    /**
+     * Takes the folder of a session suspended on another node, sent as a tar ({@link #packed} there),
+     * into a folder of its own: written aside and renamed, so nothing half-received is ever resumed.
+     */
+    void receive(String sessionId, java.io.InputStream tar, long maxBytes) {
+        Path dir = root.resolve(sessionId);
+        Path partial = root.resolve(sessionId + ".arriving");
+        Trees.delete(partial);
+        try {
+            dev.codeinterp.server.files.TarStream.unpack(tar, partial, maxBytes);
+            Trees.delete(dir);
+            Files.move(partial, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new SandboxException("could not take the session's folder: " + e.getMessage(), e);
+        } finally {
+            Trees.delete(partial);
+        }
+    }
+
     /** The interpreter a failed suspension stopped, restored from the checkpoint it wrote; null when that fails too. */
     private Sandbox bringBack(String sessionId, Checkpoint checkpoint, Workspace workspace, long lines) {
         try {

@@ -27,6 +27,11 @@ public final class Tokens {
         return node == null ? newId() : node + "." + newId();
     }
 
+    /** Whether {@code s} has a session id's shape ({@link #newId}): safe as a file name and in a URL. */
+    public static boolean isSessionId(String s) {
+        return s != null && s.matches("([a-z0-9][a-z0-9-]{0,31}\\.)?[A-Za-z0-9_-]{22}");
+    }
+
     public static String newToken() {
         return random(32);
     }

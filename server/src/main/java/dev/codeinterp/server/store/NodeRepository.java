@@ -80,6 +80,11 @@ public final class NodeRepository {
         return db.read(ctx -> ctx.selectFrom(NODES).where(NODES.ID.eq(id)).fetchOptional(NodeRepository::node));
     }
 
+    /** The SHA-256 of node {@code id}'s key, by which it proves itself to the others; empty for an unknown node. */
+    public Optional<String> keyHash(String id) {
+        return db.read(ctx -> ctx.select(NODES.KEY_HASH).from(NODES).where(NODES.ID.eq(id)).fetchOptional(NODES.KEY_HASH));
+    }
+
     private static StoredNode node(org.jooq.Record r) {
         return new StoredNode(r.get(NODES.ID), r.get(NODES.URL), r.get(NODES.RUNTIME), r.get(NODES.CAPACITY), r.get(NODES.SESSIONS),
                 r.get(NODES.STATE), r.get(NODES.STARTED_AT), r.get(NODES.HEARTBEAT_AT));

@@ -95,10 +95,33 @@ public final class SessionRepository {
      * kept), its container gone; it was last used at {@code lastActiveAt}.
      */
     public void markSuspended(String id, String checkpoint, long checkpointBytes, long lastActiveAt, long now) {
+        markSuspended(id, checkpoint, checkpointBytes, null, lastActiveAt, now);
+    }
+
+    /** As above; {@code variablesLost} says why no checkpoint was kept of an interpreter that ran (else null). */
+    public void markSuspended(String id, String checkpoint, long checkpointBytes, String variablesLost, long lastActiveAt, long now) {
         db.writer().write(ctx -> ctx.update(SESSIONS).set(SESSIONS.SUSPENDED_AT, now).set(SESSIONS.LAST_ACTIVE_AT, lastActiveAt)
                 .set(SESSIONS.CHECKPOINT, checkpoint).set(SESSIONS.CHECKPOINT_BYTES, checkpointBytes)
-                .set(SESSIONS.VARIABLES_LOST, (String) null).set(SESSIONS.SANDBOX, (String) null)
+                .set(SESSIONS.VARIABLES_LOST, variablesLost).set(SESSIONS.SANDBOX, (String) null)
                 .where(SESSIONS.ID.eq(id)).execute());
+    }
+
+    /**
+     * Session {@code id}, suspended on node {@code from}, is this repository's node's from now on: one
+     * conditional statement, so a session is handed over once, and never one that was closed, lost or
+     * resumed meanwhile. False when it was not so.
+     */
+    public boolean takeOver(String id, String from) {
+        java.util.concurrent.atomic.AtomicInteger changed = new java.util.concurrent.atomic.AtomicInteger();
+        db.writer().write(ctx -> changed.set(ctx.update(SESSIONS).set(SESSIONS.NODE_ID, node)
+                .where(SESSIONS.ID.eq(id)).and(SESSIONS.NODE_ID.eq(from)).and(SESSIONS.CLOSED_AT.isNull())
+                .and(SESSIONS.LOST.isNull()).and(SESSIONS.SUSPENDED_AT.isNotNull()).execute()));
+        return changed.get() == 1;
+    }
+
+    /** The ids of this node's open sessions, running or suspended: what a drain moves. */
+    public List<String> openIds() {
+        return db.read(ctx -> ctx.select(SESSIONS.ID).from(SESSIONS).where(mineOpen()).orderBy(SESSIONS.ID).fetch(SESSIONS.ID));
     }
 
     /**

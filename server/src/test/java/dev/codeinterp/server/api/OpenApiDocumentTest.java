@@ -63,7 +63,7 @@ class OpenApiDocumentTest {
                 "/healthz", "/healthz/room", "/metrics", "/api/v1/openapi.json", "/api/v1/execute", "/api/v1/sessions", "/api/v1/sessions/{id}",
                 "/api/v1/sessions/{id}/execute", "/api/v1/sessions/{id}/events", "/api/v1/sessions/{id}/interrupt",
                 "/api/v1/sessions/{id}/restart", "/api/v1/sessions/{id}/suspend", "/api/v1/sessions/{id}/fork", "/api/v1/sessions/{id}/files", "/api/v1/sessions/{id}/files/{name}",
-                "/api/v1/sessions/{id}/notebook.ipynb", "/api/v1/sessions/{id}/ws");
+                "/api/v1/sessions/{id}/notebook.ipynb", "/api/v1/sessions/{id}/ws", "/internal/v1/sessions/{id}");
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.Map;
 /**
  * Two real servers, nodes n1 and n2, on one PostgreSQL database (a cluster shares nothing else, and
  * SQLite's file is one server's): each with its own data directory under {@code dir}, both with
- * {@code settings}.
+ * {@code settings}, under runc unless said otherwise.
  */
 final class TwoNodes implements AutoCloseable {
     final TestApp n1;
@@ -18,13 +18,17 @@ final class TwoNodes implements AutoCloseable {
     private final Path dir;
 
     TwoNodes(Path dir, Map<String, String> settings) {
+        this(dir, "runc", settings);
+    }
+
+    TwoNodes(Path dir, String runtime, Map<String, String> settings) {
         this.dir = dir;
-        this.n1 = TestApp.start("runc", with(settings, Map.of("NODE_ID", "n1")), dir.resolve("n1"));
+        this.n1 = TestApp.start(runtime, with(settings, Map.of("NODE_ID", "n1")), dir.resolve("n1"));
         Map<String, String> sameStore = with(settings, Map.of("NODE_ID", "n2"));
         sameStore.putAll(TestStores.environment(dir.resolve("n1")));
         TestApp second;
         try {
-            second = TestApp.start("runc", sameStore, dir.resolve("n2"));
+            second = TestApp.start(runtime, sameStore, dir.resolve("n2"));
         } catch (RuntimeException e) {
             n1.close();
             throw e;
