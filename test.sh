@@ -32,7 +32,7 @@ trap - EXIT
 echo "== cluster: three nodes, each in its own network namespace with its own engine, PostgreSQL, HAProxy (scripts/cluster.sh)"
 cluster_keys=$(mktemp /tmp/codeinterp-cluster-keys.XXXXXX)
 key_of() { sed -n 's/^key .*: //p' <<<"$1"; }
-cluster_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-test 100)
+cluster_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-test 200)
 quota_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-quota 3)
 { tail -1 <<<"$cluster_key"; tail -1 <<<"$quota_key"; } > "$cluster_keys"
 chmod 644 "$cluster_keys"
@@ -41,7 +41,7 @@ front=$(CODEINTERP_API_KEYS="$cluster_keys" bash scripts/cluster.sh up 3 | tail 
 CLUSTER_FRONT="$front" CLUSTER_KEY=$(key_of "$cluster_key") CLUSTER_QUOTA_KEY=$(key_of "$quota_key") \
   mvn -B -pl server surefire:test -Dtest=ClusterFrontDoorTest -Dsurefire.failIfNoSpecifiedTests=false
 # it skips itself without a cluster: here every one of its tests must have run
-grep -q 'tests="4" errors="0" skipped="0" failures="0"' server/target/surefire-reports/TEST-dev.codeinterp.server.cluster.ClusterFrontDoorTest.xml
+grep -q 'tests="5" errors="0" skipped="0" failures="0"' server/target/surefire-reports/TEST-dev.codeinterp.server.cluster.ClusterFrontDoorTest.xml
 bash scripts/cluster.sh down
 rm -f "$cluster_keys"
 trap - EXIT

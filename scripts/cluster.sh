@@ -7,6 +7,7 @@
 #   bash scripts/cluster.sh start NODE      # bring a killed or drained node back (engine, then server)
 #   bash scripts/cluster.sh drain NODE      # SIGTERM its server (started with CODEINTERP_DRAIN_ON_STOP=true),
 #                                           # wait until it has handed its sessions over and exited
+#   bash scripts/cluster.sh url NODE        # the node's own URL (reachable from this host), past the front door
 #   bash scripts/cluster.sh docker NODE ARG...  # the docker CLI against that node's own engine
 #   bash scripts/cluster.sh down            # stop and remove everything up made; safe to repeat
 #
@@ -594,6 +595,7 @@ case "${1:-}" in
   kill) cmd_kill "${2:-}" ;;
   start) cmd_start "${2:-}" ;;
   drain) cmd_drain "${2:-}" ;;
+  url) node_index "${2:?usage: cluster.sh url NODE}" >/dev/null; echo "http://$(node_addr "$2"):$server_port" ;;
   docker) node=${2:?usage: cluster.sh docker NODE ARG...}; shift 2; docker_of "$node" "$@" ;;
   down) cmd_down ;;
   *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;

@@ -35,6 +35,9 @@ final class HealthApi {
         this.keysRequired = keysRequired;
     }
 
+    /** This node's state on every /healthz answer: active, draining, or drained (its sessions all handed over). */
+    static final String NODE_STATE = "X-CodeInterp-Node-State";
+
     void health(Context ctx) {
         EngineInfo info = backend.info();
         Health.Engine docker = new Health.Engine(info.available(), info.version(), info.runtimes(), info.problem());
@@ -47,6 +50,8 @@ final class HealthApi {
         Health.Idle idle = sessions.idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
                 keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster());
+        // the front door stops routing this node's old session ids here once it has handed every session over
+        ctx.header(NODE_STATE, node.handedOver() ? "drained" : node.state());
         RestApi.json(ctx, 200, WireCodec.encode(health));
     }
 

@@ -102,6 +102,9 @@ public final class NodeDrain {
             movers.shutdownNow();
         }
         Result result = new Result(moved.get(), left.size(), (System.nanoTime() - t0) / 1_000_000);
+        if (result.left() == 0) {
+            registry.handedOverAll();
+        }
         if (result.left() > 0) {
             log.warn("node {} drained in {} ms: {} session(s) moved, {} left here (no node took them in time); they wait for it",
                     registry.id(), result.millis(), result.moved(), result.left());

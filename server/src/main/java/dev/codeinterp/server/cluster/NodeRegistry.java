@@ -40,6 +40,7 @@ public final class NodeRegistry implements AutoCloseable {
     private volatile Consumer<String> onLost = node -> { };
     private volatile Runnable onDisowned = () -> { };
     private volatile String state = StoredNode.ACTIVE;
+    private volatile boolean handedOver;
     private volatile List<Node> lastSeen = List.of();
     private volatile boolean storeReachable = true;
 
@@ -135,6 +136,15 @@ public final class NodeRegistry implements AutoCloseable {
     /** This node takes no new sessions (it is being drained); the others see it on its next heartbeat. */
     public void draining() {
         state = StoredNode.DRAINING;
+    }
+
+    /** Every session of this draining node went to others: the front door may stop sending it requests. */
+    void handedOverAll() {
+        handedOver = true;
+    }
+
+    public boolean handedOver() {
+        return handedOver;
     }
 
     void beat() {

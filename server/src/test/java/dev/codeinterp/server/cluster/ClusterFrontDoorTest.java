@@ -186,6 +186,86 @@ class ClusterFrontDoorTest {
         assertThat(execute(onN2, "1").status()).isEqualTo(410); // back, owning nothing it had
     }
 
+    @Test
+    @Order(5)
+    @Timeout(600)
+    void a_drained_node_hands_its_hundred_sessions_to_the_others_and_a_client_working_through_it_sees_no_failed_cell() throws Exception {
+        assumeCluster();
+        String n1 = clusterOutput("url", "n1");
+        List<Session> onN1 = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            List<java.util.concurrent.Future<?>> made = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                int n = i;
+                made.add(pool.submit(() -> {
+                    Answer created = send(HttpRequest.newBuilder(URI.create(n1 + "/api/v1/sessions")).POST(HttpRequest.BodyPublishers.noBody()), KEY);
+                    assertThat(created.status()).as(created.body()).isEqualTo(201);
+                    Session s = new Session(created.json().string("id"), created.json().string("token"));
+                    assertThat(execute(s, "x = " + n + "\nopen('f.txt', 'w').write('file " + n + "')").status()).isEqualTo(200);
+                    onN1.add(s);
+                    return null;
+                }));
+            }
+            for (var f : made) {
+                f.get();
+            }
+            List<Session> sessions = onN1.stream().sorted(java.util.Comparator.comparing(Session::id)).toList();
+            assertThat(sessions).hasSize(100).allSatisfy(s -> assertThat(s.node()).isEqualTo("n1"));
+            Session working = sessions.get(0);
+            assertThat(execute(working, "n = 0").status()).isEqualTo(200);
+
+            // a client that keeps sending cells through the front door while n1 drains, and a little after
+            java.util.concurrent.atomic.AtomicBoolean drained = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+            List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Set<String> servedBy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            var client = pool.submit(() -> {
+                long after = Long.MAX_VALUE;
+                while (System.nanoTime() < after) {
+                    Answer a = execute(working, "n += 1\nn");
+                    sent.incrementAndGet();
+                    servedBy.add(String.valueOf(a.node()));
+                    if (a.status() != 200 || !"ok".equals(a.json().string("status"))) {
+                        failures.add(a.status() + " " + a.body());
+                    }
+                    if (drained.get() && after == Long.MAX_VALUE) {
+                        after = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+                    }
+                }
+                return null;
+            });
+            long t0 = System.nanoTime();
+            cluster("drain", "n1"); // SIGTERM with DRAIN_ON_STOP: returns once n1's server has exited
+            long drainMs = (System.nanoTime() - t0) / 1_000_000;
+            drained.set(true);
+            client.get();
+
+            assertThat(failures).as("cells that failed while n1 drained").isEmpty();
+            assertThat(execute(working, "n").json().objectList("results").get(0).string("text/plain")).isEqualTo(String.valueOf(sent.get()));
+            List<java.util.concurrent.Future<String>> checked = new ArrayList<>();
+            for (Session s : sessions) {
+                checked.add(pool.submit(() -> {
+                    Answer a = execute(s, "(x, open('f.txt').read())");
+                    assertThat(a.status()).as(a.body()).isEqualTo(200);
+                    assertThat(a.node()).isIn("n2", "n3");
+                    return a.json().objectList("results").get(0).string("text/plain");
+                }));
+            }
+            Set<String> expected = new HashSet<>();
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < 100; i++) {
+                expected.add("(" + i + ", 'file " + i + "')");
+                seen.add(checked.get(i).get());
+            }
+            assertThat(seen).isEqualTo(expected);
+            System.out.printf("drain: n1 handed over 100 sessions and exited in %d ms; a client sent %d cells through it, %d failed, served by %s%n",
+                    drainMs, sent.get(), failures.size(), new java.util.TreeSet<>(servedBy));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     // ---- the front door, as a client sees it ----------------------------------------------------
 
     private static void assumeCluster() {
@@ -218,6 +298,16 @@ class ClusterFrontDoorTest {
         }
         HttpResponse<String> r = HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body(), r.headers().firstValue("X-CodeInterp-Node").orElse(null));
+    }
+
+    /** What {@code cluster.sh ARGS} printed, its last line. */
+    private static String clusterOutput(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "cluster.sh").toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        assertThat(p.waitFor()).as("cluster.sh " + String.join(" ", args)).isZero();
+        return out.substring(out.lastIndexOf('\n') + 1);
     }
 
     private static void cluster(String... args) throws Exception {
