@@ -2,7 +2,6 @@ package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.model.json.JsonObject;
 import dev.codeinterp.server.session.Tokens;
-import dev.codeinterp.server.store.TestStores;
 import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +20,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two real gVisor nodes on one PostgreSQL store; n1 is drained. Its sessions (running, busy and
@@ -36,8 +34,7 @@ class DrainTest {
 
     @BeforeAll
     static void startTwoNodes() throws Exception {
-        assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
-        nodes = new TwoNodes(Files.createTempDirectory("drain"), "runsc", Map.of("POOL_SIZE", "0"));
+        nodes = TwoNodes.onPostgres("drain", "runsc", Map.of("POOL_SIZE", "0"));
         n1 = nodes.n1;
         n2 = nodes.n2;
     }

@@ -1,25 +1,21 @@
 package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.model.json.JsonObject;
-import dev.codeinterp.server.store.TestStores;
 import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Under runc no interpreter can be checkpointed: a drained node's sessions move with their files, and their next cell says the variables are gone. */
 class DrainWithoutCheckpointsTest {
     @Test
     @Timeout(180)
     void a_runc_session_moves_with_its_files_and_its_next_cell_says_its_variables_stayed_behind() throws Exception {
-        assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
-        try (TwoNodes nodes = new TwoNodes(Files.createTempDirectory("drain-runc"), "runc", Map.of("POOL_SIZE", "0"))) {
+        try (TwoNodes nodes = TwoNodes.onPostgres("drain-runc", "runc", Map.of("POOL_SIZE", "0"))) {
             TestApp.SessionRef s = nodes.n1.createSession();
             nodes.n1.execute(s, "x = 1\nopen('kept.txt', 'w').write('still here')", null);
 

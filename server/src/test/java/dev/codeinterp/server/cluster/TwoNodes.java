@@ -36,6 +36,12 @@ final class TwoNodes implements AutoCloseable {
         this.n2 = second;
     }
 
+    /** Two nodes under {@code runtime}, or the test is skipped: a cluster's nodes share a PostgreSQL store. */
+    static TwoNodes onPostgres(String name, String runtime, Map<String, String> settings) throws java.io.IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
+        return new TwoNodes(java.nio.file.Files.createTempDirectory(name), runtime, settings);
+    }
+
     private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
         Map<String, String> m = new HashMap<>(base);
         m.putAll(more);
