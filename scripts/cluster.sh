@@ -263,6 +263,8 @@ write_server_env() {
     echo "CODEINTERP_ALLOWED_HOSTS=$hosts"
     echo "CODEINTERP_NODE_ID=$node"
     echo "CODEINTERP_NODE_URL=http://$(node_addr "$node"):$server_port"
+    # HAProxy reaches each node from the host's side of its link: its X-Forwarded-For names the client
+    echo "CODEINTERP_TRUSTED_PROXIES=$net.0.0/16"
   } | sed 's/^/export /' > "$state/$node/server.env"
 }
 

@@ -4,6 +4,7 @@ import dev.codeinterp.model.rules.EmbedOriginMatch;
 import dev.codeinterp.server.config.ApiKey;
 import dev.codeinterp.server.config.EmbedOrigins;
 import dev.codeinterp.server.config.Settings;
+import dev.codeinterp.server.config.TrustedProxies;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Tokens;
 import io.javalin.http.Context;
@@ -23,15 +24,22 @@ final class Clients {
     private final List<ApiKey> keys;
     private final int defaultMaxSessions;
     private final EmbedOrigins embedOrigins;
+    private final TrustedProxies proxies;
 
     Clients(Settings settings) {
+        this.proxies = settings.trustedProxies();
         this.embedOrigins = settings.embedOrigins();
         this.keys = settings.apiKeys();
         this.defaultMaxSessions = settings.maxSessionsPerClient();
     }
 
     Client of(Context ctx) {
-        return of(ctx.header("Authorization"), ctx.ip());
+        return of(ctx.header("Authorization"), address(ctx));
+    }
+
+    /** The client's address: the peer's, or the one a trusted proxy in front says it forwards for. */
+    String address(Context ctx) {
+        return proxies.client(ctx.ip(), java.util.Collections.list(ctx.req().getHeaders("X-Forwarded-For")));
     }
 
     /** The same check for a request that is not Javalin's (the MCP servlet). */
@@ -54,7 +62,7 @@ final class Clients {
      */
     Client forSession(Context ctx) {
         if (keys.isEmpty()) {
-            return Client.ofAddress(ctx.ip(), defaultMaxSessions);
+            return Client.ofAddress(address(ctx), defaultMaxSessions);
         }
         ApiKey key = match(ctx.header("Authorization"));
         if (key.publishable()) {

@@ -41,9 +41,9 @@ public final class WebServer implements AutoCloseable {
         this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
         this.forwarding = new SessionForwarding(node);
-        this.mcp = new McpEndpoint(settings, sessions, (header, address) -> {
+        this.mcp = new McpEndpoint(settings, sessions, (header, peer, forwardedFor) -> {
             try {
-                return clients.of(header, address);
+                return clients.of(header, settings.trustedProxies().client(peer, forwardedFor));
             } catch (Clients.Unauthorized e) {
                 throw new Authenticator.Refused(e.getMessage());
             }

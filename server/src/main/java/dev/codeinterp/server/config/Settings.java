@@ -49,7 +49,8 @@ public record Settings(
         DatabaseSettings database,
         SuspendSettings suspend,
         String template,
-        NodeSettings node) {
+        NodeSettings node,
+        TrustedProxies trustedProxies) {
 
     public static final List<String> RUNTIMES = List.of("runc", "runsc");
     /** What new sandboxes start from: a cold runner ({@code none}), or a checkpoint of one with numpy, pandas and matplotlib loaded. */
@@ -158,6 +159,7 @@ public record Settings(
                 DatabaseSettings.read(r),
                 SuspendSettings.read(r),
                 r.string("TEMPLATE", "none"),
-                NodeSettings.read(r));
+                NodeSettings.read(r),
+                TrustedProxies.parse(r.list("TRUSTED_PROXIES")));
     }
 }

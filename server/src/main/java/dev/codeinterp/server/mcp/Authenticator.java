@@ -9,8 +9,11 @@ import dev.codeinterp.server.session.Client;
  */
 @FunctionalInterface
 public interface Authenticator {
-    /** The client; {@link Refused} with a message for the caller when the key is missing or wrong. */
-    Client authenticate(String authorizationHeader, String remoteAddress) throws Refused;
+    /**
+     * The client of a request from {@code peer} with these {@code X-Forwarded-For} values (believed only
+     * from a trusted proxy); {@link Refused} with a message for the caller when the key is missing or wrong.
+     */
+    Client authenticate(String authorizationHeader, String peer, java.util.List<String> forwardedFor) throws Refused;
 
     /** No key, or a key that is not ours. */
     final class Refused extends Exception {

@@ -34,7 +34,8 @@ final class McpGate extends HttpFilter {
         res.setHeader("Cache-Control", "no-store");
         Client client;
         try {
-            client = authenticator.authenticate(req.getHeader("Authorization"), req.getRemoteAddr());
+            client = authenticator.authenticate(req.getHeader("Authorization"), req.getRemoteAddr(),
+                    java.util.Collections.list(req.getHeaders("X-Forwarded-For")));
         } catch (Authenticator.Refused e) {
             res.setHeader("WWW-Authenticate", "Bearer realm=\"codeinterp\"");
             refuse(res, 401, e.getMessage());
