@@ -43,6 +43,14 @@ public final class NodeRegistry implements AutoCloseable {
     private volatile boolean handedOver;
     private volatile List<Node> lastSeen = List.of();
     private volatile boolean storeReachable = true;
+    /**
+     * Since when this node's heartbeats have gone through without a gap, and its last one. It judges
+     * others only after a whole loss timeout of them: after a store outage (or a pause of this
+     * process) every node looks silent until it beats again, and the first back must not mark the
+     * rest lost.
+     */
+    private volatile long beatingSince;
+    private volatile long lastBeatAt;
 
     /** {@code url}: where this node is reached, asked at each heartbeat (known once the web server has its port). */
     public NodeRegistry(NodeRepository nodes, NodeIdentity me, NodeSettings settings, java.util.function.Supplier<String> url,
@@ -109,6 +117,7 @@ public final class NodeRegistry implements AutoCloseable {
                     + (holder == null ? "" : ", " + holder.state() + ", last heard " + (now - holder.heartbeatAt()) + " ms ago")
                     + "); give this server its own CODEINTERP_NODE_ID");
         }
+        beatingSince = lastBeatAt = now;
         int adopted = nodes.adoptUnowned(me.id());
         log.info("node {} registered ({}) at {}{}", me.id(), claim.name().toLowerCase(java.util.Locale.ROOT), url.get(),
                 adopted > 0 ? "; it takes the " + adopted + " session(s) stored before nodes existed" : "");
@@ -156,10 +165,15 @@ public final class NodeRegistry implements AutoCloseable {
                 onDisowned.run();
                 register();
             }
+            if (now - lastBeatAt > 2 * settings.heartbeat().toMillis()) {
+                beatingSince = now; // a gap: what this node saw of the others before it is stale
+            }
+            lastBeatAt = now;
             List<StoredNode> all = nodes.all();
             boolean marked = false;
+            boolean mayJudge = now - beatingSince >= settings.lossAfter().toMillis();
             for (StoredNode n : all) {
-                if (!n.id().equals(me.id()) && silent(n, now)) {
+                if (mayJudge && !n.id().equals(me.id()) && silent(n, now)) {
                     marked |= markLost(n.id(), now);
                 }
             }

@@ -92,6 +92,28 @@ class NodeRegistryTest {
 
     @Test
     @Timeout(60)
+    void a_node_judges_others_only_after_a_whole_loss_timeout_of_its_own_heartbeats_so_a_store_outage_loses_no_node()
+            throws Exception {
+        Database store = store();
+        long longAgo = System.currentTimeMillis() - 60_000;
+        // n2 looks silent, as every node does to the first one back after the store was out of reach
+        new NodeRepository(store).register(new StoredNode("n2", "http://10.0.0.2:8080", "runsc", 100, 0, StoredNode.ACTIVE,
+                longAgo, longAgo), "key-of-n2");
+        List<String> lostSeen = new CopyOnWriteArrayList<>();
+        NodeRegistry n1 = node("n1", dir.resolve("data-1"));
+        n1.start(() -> 0, lostSeen::add, () -> { }); // beats every 400 ms
+
+        Thread.sleep(LOSS_AFTER.toMillis() / 2);
+        assertThat(lostSeen).as("judged before it had been beating for a loss timeout").isEmpty();
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (lostSeen.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(lostSeen).containsExactly("n2"); // still silent after this node's own view is whole: lost
+    }
+
+    @Test
+    @Timeout(60)
     void a_node_that_comes_back_after_being_marked_lost_owns_nothing_it_had() throws Exception {
         Database store = store();
         NodeRegistry first = node("n2", dir.resolve("data-2"));
