@@ -159,7 +159,14 @@ public final class NodeRegistry implements AutoCloseable {
     void beat() {
         long now = System.currentTimeMillis();
         try {
-            if (!nodes.heartbeat(me.id(), me.keyHash(), url.get(), state, sessions.getAsInt(), now)) {
+            boolean mine = nodes.heartbeat(me.id(), me.keyHash(), url.get(), state, sessions.getAsInt(), now);
+            long written = System.currentTimeMillis();
+            if (mine && written - now > settings.heartbeat().toMillis()) {
+                // the write waited for the store: the time it carries is old already, so say it again as of now
+                now = written;
+                mine = nodes.heartbeat(me.id(), me.keyHash(), url.get(), state, sessions.getAsInt(), now);
+            }
+            if (!mine) {
                 log.error("node {} was marked lost by the others (unheard for over {}): dropping its sessions and registering again",
                         me.id(), settings.lossAfter());
                 onDisowned.run();
