@@ -5,7 +5,12 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
+import dev.codeinterp.server.session.Tokens;
 import dev.codeinterp.server.store.Database;
+import dev.codeinterp.server.store.NodeRepository;
+import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.server.store.StoredNode;
+import dev.codeinterp.server.store.StoredSession;
 import dev.codeinterp.server.store.TestStores;
 import dev.codeinterp.server.testing.TestApp;
 import dev.codeinterp.server.testing.WsClient;
@@ -139,13 +144,17 @@ class SocketRelayTest {
         long afterSecond = n1.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().integer("last_seq");
         try (WsClient ws = fromN2sPage(s.id())) {
             ws.send(new ClientMessage.Hello(s.token(), afterFirst));
+            ws.send(new ClientMessage.Execute("print('three')", null)); // before the relay is up: kept, after the hello
             assertThat(ws.next(10_000)).isInstanceOfSatisfying(ServerMessage.Welcome.class,
                     w -> assertThat(w.lastSeq()).isEqualTo(afterSecond));
             List<SessionEvent> missed = untilFinished(ws);
             assertThat(missed.get(0).seq()).isEqualTo(afterFirst + 1);
             assertThat(missed.get(missed.size() - 1).seq()).isEqualTo(afterSecond);
             assertThat(printed(missed)).isEqualTo("two\n");
-            assertConsecutive(missed);
+            List<SessionEvent> all = new ArrayList<>(missed);
+            all.addAll(untilFinished(ws));
+            assertThat(printed(all)).isEqualTo("two\nthree\n");
+            assertConsecutive(all);
         }
     }
 
@@ -168,6 +177,24 @@ class SocketRelayTest {
             ws.send(new ClientMessage.Hello(s.token(), 0));
             assertThat(ws.next(10_000)).isInstanceOfSatisfying(ServerMessage.ProtocolError.class,
                     e -> assertThat(e.message()).contains("runs on node n1"));
+            assertThat(ws.closedWith().get(10, TimeUnit.SECONDS)).isEqualTo(4503);
+        }
+    }
+
+    @Test
+    void a_socket_whose_node_is_out_of_reach_is_told_so_and_closed_with_4503() throws Exception {
+        long now = System.currentTimeMillis();
+        String id = "n9.awaySession0000000000";
+        String token = Tokens.newToken();
+        // a node that is alive to the store (its heartbeat is fresh) and answers nobody
+        new NodeRepository(store).register(new StoredNode("n9", "http://127.0.0.1:1", "runc", 10, 1, StoredNode.ACTIVE, now, now),
+                "key-of-n9");
+        new SessionRepository(store).insert(new StoredSession(id, Tokens.hash(token), "runc", false, now, null, "ws-n9", "anonymous",
+                "n9"));
+        try (WsClient ws = WsClient.connect(n2.wsUri(id), null)) {
+            ws.send(new ClientMessage.Hello(token, 0));
+            assertThat(ws.next(10_000)).isInstanceOfSatisfying(ServerMessage.ProtocolError.class,
+                    e -> assertThat(e.message()).contains("runs on node n9").contains("cannot be reached"));
             assertThat(ws.closedWith().get(10, TimeUnit.SECONDS)).isEqualTo(4503);
         }
     }
