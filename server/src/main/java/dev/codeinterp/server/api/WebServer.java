@@ -25,6 +25,7 @@ public final class WebServer implements AutoCloseable {
     private final SessionSocket socket;
     private final McpEndpoint mcp;
     private final SessionForwarding forwarding;
+    private final SocketRelay relays;
 
     public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
                      Assistant assistant, NodeRegistry node, SessionHandover handover) {
@@ -38,9 +39,10 @@ public final class WebServer implements AutoCloseable {
         HandoverApi handovers = new HandoverApi(handover);
         HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
-        this.socket = new SessionSocket(sessions, settings, metrics, assistant);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
         this.forwarding = new SessionForwarding(node);
+        this.relays = new SocketRelay(node);
+        this.socket = new SessionSocket(sessions, settings, metrics, assistant, relays);
         this.mcp = new McpEndpoint(settings, sessions, (header, peer, forwardedFor) -> {
             try {
                 return clients.of(header, settings.trustedProxies().client(peer, forwardedFor));
@@ -130,5 +132,6 @@ public final class WebServer implements AutoCloseable {
         mcp.close();
         app.stop();
         forwarding.close();
+        relays.close();
     }
 }

@@ -22,9 +22,14 @@ final class TwoNodes implements AutoCloseable {
     }
 
     TwoNodes(Path dir, String runtime, Map<String, String> settings) {
+        this(dir, runtime, settings, Map.of());
+    }
+
+    /** {@code n2Only}: settings n2 has on top of {@code settings} (nodes configured differently). */
+    TwoNodes(Path dir, String runtime, Map<String, String> settings, Map<String, String> n2Only) {
         this.dir = dir;
         this.n1 = TestApp.start(runtime, with(settings, Map.of("NODE_ID", "n1")), dir.resolve("n1"));
-        Map<String, String> sameStore = with(settings, Map.of("NODE_ID", "n2"));
+        Map<String, String> sameStore = with(with(settings, n2Only), Map.of("NODE_ID", "n2"));
         sameStore.putAll(TestStores.environment(dir.resolve("n1")));
         TestApp second;
         try {

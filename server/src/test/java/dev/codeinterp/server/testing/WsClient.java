@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -20,11 +21,9 @@ public final class WsClient implements AutoCloseable {
     private final CompletableFuture<Integer> closedWith = new CompletableFuture<>();
     private final WebSocket ws;
 
-    private WsClient(String uri, String origin) {
+    private WsClient(String uri, Map<String, String> headers) {
         WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
-        if (origin != null) {
-            b.header("Origin", origin);
-        }
+        headers.forEach(b::header);
         this.ws = b.buildAsync(URI.create(uri), new WebSocket.Listener() {
             private final StringBuilder partial = new StringBuilder();
 
@@ -53,7 +52,12 @@ public final class WsClient implements AutoCloseable {
     }
 
     public static WsClient connect(String uri, String origin) {
-        return new WsClient(uri, origin);
+        return new WsClient(uri, origin == null ? Map.of() : Map.of("Origin", origin));
+    }
+
+    /** With these headers on the handshake. */
+    public static WsClient connectWith(String uri, Map<String, String> headers) {
+        return new WsClient(uri, headers);
     }
 
     /** The close code the server ended the connection with (completes exceptionally on a transport error). */
