@@ -1,7 +1,6 @@
 package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.model.json.JsonObject;
-import dev.codeinterp.server.store.TestStores;
 import dev.codeinterp.server.testing.TestApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -10,12 +9,10 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.util.Map;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Two real servers, nodes n1 and n2, on one PostgreSQL store: a request for n1's session that lands
@@ -29,8 +26,7 @@ class ForwardingTest {
 
     @BeforeAll
     static void startTwoNodes() throws Exception {
-        assumeTrue(TestStores.postgres(), "a cluster's nodes share a PostgreSQL store");
-        nodes = new TwoNodes(Files.createTempDirectory("forwarding"), Map.of());
+        nodes = TwoNodes.onPostgres("forwarding", "runc", Map.of());
         n1 = nodes.n1;
         n2 = nodes.n2;
     }
