@@ -41,7 +41,7 @@ front=$(CODEINTERP_API_KEYS="$cluster_keys" bash scripts/cluster.sh up 3 | tail 
 CLUSTER_FRONT="$front" CLUSTER_KEY=$(key_of "$cluster_key") CLUSTER_QUOTA_KEY=$(key_of "$quota_key") \
   mvn -B -pl server surefire:test -Dtest=ClusterFrontDoorTest -Dsurefire.failIfNoSpecifiedTests=false
 # it skips itself without a cluster: here every one of its tests must have run
-grep -q 'tests="5" errors="0" skipped="0" failures="0"' server/target/surefire-reports/TEST-dev.codeinterp.server.cluster.ClusterFrontDoorTest.xml
+grep -q 'tests="6" errors="0" skipped="0" failures="0"' server/target/surefire-reports/TEST-dev.codeinterp.server.cluster.ClusterFrontDoorTest.xml
 bash scripts/cluster.sh down
 rm -f "$cluster_keys"
 trap - EXIT

@@ -49,7 +49,7 @@ public final class WebServer implements AutoCloseable {
             } catch (Clients.Unauthorized e) {
                 throw new Authenticator.Refused(e.getMessage());
             }
-        });
+        }, node.id());
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jetty.host = settings.host();

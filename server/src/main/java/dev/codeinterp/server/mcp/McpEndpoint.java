@@ -55,10 +55,11 @@ public final class McpEndpoint implements AutoCloseable {
         return t;
     });
 
-    public McpEndpoint(Settings settings, SessionManager sessions, Authenticator authenticator) {
+    /** {@code node}: this node's id, which the MCP session ids it hands out carry (the front door routes on it). */
+    public McpEndpoint(Settings settings, SessionManager sessions, Authenticator authenticator, String node) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
         this.mcpSessions = new McpSessions(sessions, settings.idleTtl(), settings.reapInterval());
-        this.gate = new McpGate(authenticator, mcpSessions);
+        this.gate = new McpGate(authenticator, mcpSessions, new McpSessionIds(node));
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint(PATH)

@@ -22,8 +22,10 @@ final class McpGate extends HttpFilter {
 
     private final Authenticator authenticator;
     private final McpSessions mcpSessions;
+    private final McpSessionIds ids;
 
-    McpGate(Authenticator authenticator, McpSessions mcpSessions) {
+    McpGate(Authenticator authenticator, McpSessions mcpSessions, McpSessionIds ids) {
+        this.ids = ids;
         this.authenticator = authenticator;
         this.mcpSessions = mcpSessions;
     }
@@ -42,15 +44,16 @@ final class McpGate extends HttpFilter {
             return;
         }
         req.setAttribute(CLIENT, client);
-        String mcpSession = req.getHeader(SessionIdWatch.HEADER);
-        if (mcpSession != null && !mcpSessions.usableBy(mcpSession, client)) {
-            // an ended id, an unknown one and another client's look the same: 404 tells the client to start over
+        String sent = req.getHeader(SessionIdWatch.HEADER);
+        String mcpSession = sent == null ? null : ids.internal(sent);
+        if (sent != null && (mcpSession == null || !mcpSessions.usableBy(mcpSession, client))) {
+            // an ended id, an unknown one, another node's and another client's look the same: 404 tells the client to start over
             refuse(res, 404, "no such MCP session; initialize a new one");
             return;
         }
         JsonRpcErrorBodies answer = new JsonRpcErrorBodies(mcpSession != null ? res
-                : new SessionIdWatch(res, created -> mcpSessions.bind(created, client)));
-        chain.doFilter(req, answer);
+                : new SessionIdWatch(res, created -> mcpSessions.bind(created, client), ids::external));
+        chain.doFilter(mcpSession == null ? req : new SessionIdRequest(req, mcpSession), answer);
         answer.finish();
         if (mcpSession != null && "DELETE".equals(req.getMethod()) && res.getStatus() == 200) {
             mcpSessions.end(mcpSession);

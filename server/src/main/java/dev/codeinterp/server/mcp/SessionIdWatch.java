@@ -7,33 +7,37 @@ import java.util.function.Consumer;
 
 /**
  * Sees the transport name a new MCP session ({@code Mcp-Session-Id} on the initialize answer) before
- * a byte of the answer leaves, so the session is bound to its client before the client can use it.
+ * a byte of the answer leaves, so the session is bound to its client before the client can use it,
+ * and tells the client the id that names this node ({@link McpSessionIds}).
  */
 final class SessionIdWatch extends HttpServletResponseWrapper {
     static final String HEADER = "Mcp-Session-Id";
 
     private final Consumer<String> onCreated;
+    private final java.util.function.UnaryOperator<String> toClient;
 
-    SessionIdWatch(HttpServletResponse response, Consumer<String> onCreated) {
+    /** {@code toClient}: the id the client is told for the transport's ({@link McpSessionIds#external}). */
+    SessionIdWatch(HttpServletResponse response, Consumer<String> onCreated, java.util.function.UnaryOperator<String> toClient) {
         super(response);
         this.onCreated = onCreated;
+        this.toClient = toClient;
     }
 
     @Override
     public void setHeader(String name, String value) {
-        seen(name, value);
-        super.setHeader(name, value);
+        super.setHeader(name, seen(name, value));
     }
 
     @Override
     public void addHeader(String name, String value) {
-        seen(name, value);
-        super.addHeader(name, value);
+        super.addHeader(name, seen(name, value));
     }
 
-    private void seen(String name, String value) {
+    private String seen(String name, String value) {
         if (HEADER.equalsIgnoreCase(name) && value != null) {
             onCreated.accept(value);
+            return toClient.apply(value);
         }
+        return value;
     }
 }

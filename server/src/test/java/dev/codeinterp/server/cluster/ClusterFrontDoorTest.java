@@ -188,6 +188,22 @@ class ClusterFrontDoorTest {
 
     @Test
     @Order(5)
+    @Timeout(120)
+    void an_mcp_session_through_the_front_door_keeps_reaching_the_node_that_holds_it() {
+        assumeCluster();
+        var mcp = new dev.codeinterp.server.mcp.McpHttp(URI.create(FRONT + "/mcp"), KEY).initialize();
+        String node = mcp.sessionId.substring(0, mcp.sessionId.indexOf('.'));
+        assertThat(node).isIn("n1", "n2", "n3");
+        String session = mcp.result("create_session", java.util.Map.of()).object("structuredContent").string("session_id");
+        mcp.result("run_code", java.util.Map.of("session_id", session, "code", "n = 0"));
+        for (int i = 1; i <= 6; i++) { // least connections alone would send most of these to the other nodes
+            JsonObject ran = mcp.result("run_code", java.util.Map.of("session_id", session, "code", "n += 1\nprint(n)"));
+            assertThat(ran.object("structuredContent").string("stdout")).isEqualTo(i + "\n");
+        }
+    }
+
+    @Test
+    @Order(6)
     @Timeout(600)
     void a_drained_node_hands_its_hundred_sessions_to_the_others_and_a_client_working_through_it_sees_no_failed_cell() throws Exception {
         assumeCluster();

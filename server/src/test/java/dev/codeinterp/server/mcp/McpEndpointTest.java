@@ -63,6 +63,21 @@ class McpEndpointTest {
     }
 
     @Test
+    void an_mcp_session_id_names_this_node_so_a_front_door_routes_it_and_another_nodes_is_unknown_here() {
+        McpHttp mcp = alice();
+        String node = app.get("/healthz", null).json().object("cluster").string("node");
+        assertThat(mcp.sessionId).matches(java.util.regex.Pattern.quote(node) + "\\.[A-Za-z0-9_-]{22}");
+        assertThat(mcp.request("tools/list", Map.of()).status()).isEqualTo(200);
+
+        String mine = mcp.sessionId;
+        for (String other : List.of("n9" + mine.substring(mine.indexOf('.')), mine.substring(0, mine.length() - 1) + "!",
+                java.util.UUID.randomUUID().toString())) {
+            mcp.sessionId = other;
+            assertThat(mcp.request("tools/list", Map.of()).status()).as(other).isEqualTo(404);
+        }
+    }
+
+    @Test
     void tools_are_listed_with_schemas_and_descriptions() {
         JsonObject result = alice().request("tools/list", Map.of()).last().object("result");
         List<JsonObject> tools = result.objectList("tools");

@@ -16,15 +16,15 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A bare Streamable HTTP MCP client for tests: raw JSON-RPC over POST, answers read from JSON or SSE. */
-final class McpHttp {
+public final class McpHttp {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private final URI endpoint;
     private final String key;
     private final AtomicLong ids = new AtomicLong();
-    String sessionId;
+    public String sessionId;
 
-    McpHttp(URI endpoint, String key) {
+    public McpHttp(URI endpoint, String key) {
         this.endpoint = endpoint;
         this.key = key;
     }
@@ -41,7 +41,7 @@ final class McpHttp {
         }
     }
 
-    McpHttp initialize() {
+    public McpHttp initialize() {
         Answer a = request("initialize", Map.of("protocolVersion", "2025-06-18", "capabilities", Map.of(),
                 "clientInfo", Map.of("name", "test", "version", "1")));
         if (a.status() != 200) {
@@ -67,7 +67,7 @@ final class McpHttp {
     }
 
     /** The result object of a successful tools/call. */
-    JsonObject result(String tool, Map<String, Object> arguments) {
+    public JsonObject result(String tool, Map<String, Object> arguments) {
         Answer a = call(tool, arguments);
         if (a.status() != 200 || !a.last().has("result")) {
             throw new AssertionError(tool + " answered " + a.status() + ": " + a.body());
