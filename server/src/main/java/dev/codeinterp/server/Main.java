@@ -44,7 +44,7 @@ public final class Main implements AutoCloseable {
     /** How long a stop with DRAIN_ON_STOP waits for the other nodes to take this one's sessions. */
     private static final java.time.Duration DRAIN_WITHIN = java.time.Duration.ofMinutes(10);
     /** How long a drained node still serves (forwarding) while the front door learns it is drained. */
-    private static final java.time.Duration DRAINED_LINGER = java.time.Duration.ofSeconds(4);
+    private static final java.time.Duration DRAINED_LINGER = java.time.Duration.ofSeconds(5);
 
     private final Database database;
     private final DockerSandboxBackend backend;
@@ -182,7 +182,7 @@ public final class Main implements AutoCloseable {
     public NodeDrain.Result drain(java.time.Duration within) {
         NodeDrain.Result result = drain.run(within);
         if (result.left() == 0) {
-            // /healthz says drained now: the front door's checks (every second, two to fall) stop sending this
+            // /healthz says drained now: the front door's checks (every second, three to fall) stop sending this
             // node its old session ids; until then what comes is forwarded, then the server stops
             try {
                 Thread.sleep(DRAINED_LINGER.toMillis());
