@@ -54,6 +54,15 @@ test('a session whose node was lost says so and the conversation goes on in a ne
     assert.equal(await page.getByTestId('turn').count(), 1, 'the earlier turn is still shown');
     assert.match(await page.getByTestId('turn').first().locator('pre.code').innerText(), /^x = 41/);
 
+    // a reload shows the lost conversation again, read from its stored history, and the same notice
+    await page.reload();
+    await notice.waitFor({ timeout: 30000 });
+    assert.equal(await notice.locator('.lost-reason').innerText(), reason);
+    await page.getByTestId('turn').first().waitFor();
+    assert.equal(await page.getByTestId('turn').count(), 1);
+    assert.match(await page.getByTestId('turn').first().locator('pre.code').innerText(), /^x = 41/);
+    assert.match(await page.getByTestId('turn').first().innerText(), /done/, 'it ended before the loss, and says so');
+
     await page.getByTestId('continue-in-new-session').click();
     await page.waitForFunction((was) => /^#\/s\/b\./.test(location.hash) && location.hash !== '#/s/' + was, lostId,
       { timeout: 30000 });

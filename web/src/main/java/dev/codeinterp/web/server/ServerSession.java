@@ -3,6 +3,7 @@ package dev.codeinterp.web.server;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Limit;
+import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.wire.WireCodec;
@@ -29,7 +30,8 @@ import java.util.List;
  *
  * <p>Any other drop reconnects, except a close saying the session will never run again: 4404 (no
  * such session) ends it; 4410 (its node was lost, the reason in the {@code protocol_error} before
- * the close) ends it as lost, which the page can go on from in a new session.
+ * the close) ends it as lost, once its stored history is read ({@link LostHistory}): the page can go
+ * on from it in a new session.
  */
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
@@ -58,6 +60,8 @@ public final class ServerSession implements Interpreter {
     private int attempt;
     private boolean open;
     private boolean gone;
+    /** {@link #close}d: the page moved on, nothing more goes to the listener. */
+    private boolean closed;
     /** The last {@code protocol_error} on the current socket: before a 4410 close, the reason the session was lost. */
     private String lastError;
 
@@ -121,6 +125,9 @@ public final class ServerSession implements Interpreter {
                 open = false;
                 unconfirmed.addAll(unanswered.dropped());
             }
+            if (closed) {
+                return; // the page moved on: whatever the close says is not for it
+            }
             if (e.getCode() == CLOSE_NOT_FOUND) {
                 end("session not found", "This session no longer exists on the server; your cell is back in the composer.");
                 listener.onEnded("This session no longer exists on the server. Start a new session.");
@@ -129,7 +136,12 @@ public final class ServerSession implements Interpreter {
             if (e.getCode() == CLOSE_LOST) {
                 end("session lost", "The server node running this session was lost before it took your cell; "
                         + "your cell is back in the composer.");
-                listener.onLost(lostReason(socket == ws ? lastError : null));
+                String reason = lostReason(socket == ws ? lastError : null);
+                LostHistory.read(sessionId, token, lastSeq, this::shownFromHistory, () -> {
+                    if (!closed) {
+                        listener.onLost(reason);
+                    }
+                });
                 return;
             }
             if (socket == ws && !gone) {
@@ -216,6 +228,14 @@ public final class ServerSession implements Interpreter {
             listener.onRefused(code, cellBack);
         }
         unconfirmed.clear();
+    }
+
+    /** An event of a lost session's stored history the page has not shown yet. */
+    private void shownFromHistory(SessionEvent event) {
+        if (!closed && event.seq() > lastSeq) {
+            lastSeq = event.seq();
+            listener.onEvent(event);
+        }
     }
 
     /** The server's reason as a sentence (it sends one in lower case, without a full stop), or a plain one if none came. */
@@ -313,6 +333,7 @@ public final class ServerSession implements Interpreter {
     @Override
     public void close() {
         gone = true;
+        closed = true;
         if (socket != null) {
             socket.close();
         }
