@@ -5,7 +5,7 @@
 // its earlier turns, in a session that starts with no variables and no files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, runCell, finished, outputs } from '../browser.js';
+import { launch, runCell, runAtOnce, finished, outputs } from '../browser.js';
 import { startServer } from '../server.js';
 
 let browser;
@@ -62,6 +62,13 @@ test('a session whose node was lost says so and the conversation goes on in a ne
     assert.equal(await page.getByTestId('turn').count(), 1);
     assert.match(await page.getByTestId('turn').first().locator('pre.code').innerText(), /^x = 41/);
     assert.match(await page.getByTestId('turn').first().innerText(), /done/, 'it ended before the loss, and says so');
+
+    // a cell run now has no session to run in: it goes back to the composer, saying why
+    await runAtOnce(page, "print('too soon')");
+    await page.waitForFunction(() => document.querySelector('[data-testid="composer"]').value.includes('too soon'));
+    assert.match(await page.getByTestId('status').innerText(), /was lost.*Your cell is back in the composer/s);
+    assert.equal(await page.getByTestId('turn').count(), 1);
+    assert.equal(await page.getByTestId('pending-turn').count(), 0, 'nothing waits for a session that will not come');
 
     await page.getByTestId('continue-in-new-session').click();
     await page.waitForFunction((was) => /^#\/s\/b\./.test(location.hash) && location.hash !== '#/s/' + was, lostId,
