@@ -27,10 +27,13 @@ export function freePort() {
  * gVisor, which the suite's own server runs) and resolves as soon as `/healthz`
  * answers, which is before its warm pool is filled. `stop()` ends it, removes the sandboxes its
  * sessions left running, unmounts the workspace tmpfs it mounted and removes the data directory.
+ * `kill()` ends it as a crash would (SIGKILL), leaving all of that for a server started after it:
+ * `options.dataDir` and `options.port` start one on a data directory and port another had (whose
+ * `stop()` is then the one to call, once).
  */
-export async function startServer(env = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'codeinterp-e2e-'));
-  const port = await freePort();
+export async function startServer(env = {}, options = {}) {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'codeinterp-e2e-'));
+  const port = options.port ?? await freePort();
   const log = join(dataDir, 'server.log');
   const out = openSync(log, 'a');
   const child = spawn('java', ['@' + join(ROOT, 'server/jvm.options'), '-jar', JAR], {
@@ -50,7 +53,14 @@ export async function startServer(env = {}) {
   const server = {
     url,
     dataDir,
+    port,
     log: () => readFileSync(log, 'utf8'),
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

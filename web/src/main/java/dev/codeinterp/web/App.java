@@ -63,6 +63,8 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private String noSession;
     /** Getting a server session for a new conversation: opening any conversation cancels it. */
     private final ServerSessionStart serverStart = new ServerSessionStart(status, pending, page, this);
+    /** A conversation whose session was lost, going on in a new session once one starts. */
+    private final LostSessionContinuation lostSession = new LostSessionContinuation(this::continueInNewSession);
 
     public static void main(String[] args) {
         new App().start();
@@ -168,18 +170,25 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     @Override
     public void sessionStarted(ServerSession session, String intro) {
-        open(session, intro);
+        open(session, intro, lostSession.take());
     }
 
     @Override
     public void sessionFailed(String sentence) {
         noSession = sentence + " Local mode (in this browser) still works.";
         status.problem(noSession);
+        lostSession.failed();
         giveBack(pending.clear(), sentence + " Your cell is back in the composer; local mode (in this browser) still works.");
     }
 
     private void close() {
+        close(null);
+    }
+
+    /** Lets go of the conversation shown: its session, and its view unless it is {@code kept} (it goes on in another session). */
+    private void close(ConversationView kept) {
         serverStart.cancel();
+        lostSession.cancel();
         forkButton.hide();
         packages.close();
         pending.forgetSent();
@@ -187,25 +196,36 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             interpreter.close();
             interpreter = null;
         }
-        if (conversation != null) {
+        if (conversation != null && conversation != kept) {
             page.removeChild(conversation.root());
-            conversation = null;
         }
+        conversation = null;
     }
 
     private void open(Interpreter next, String intro) {
+        open(next, intro, null);
+    }
+
+    /** Opens {@code next} in a new conversation view, or in {@code kept}, which goes on in it (its own session was lost). */
+    private void open(Interpreter next, String intro, ConversationView kept) {
         noSession = null;
-        close();
+        close(kept);
         mode = next instanceof LocalInterpreter ? ModeSwitch.Mode.LOCAL : ModeSwitch.Mode.SERVER;
         modeSwitch.show(mode);
         interpreter = next;
-        conversation = new ConversationView(this::finished, next.files(), intro != null ? intro
-                : mode == ModeSwitch.Mode.LOCAL
-                ? "Local mode: Python (Pyodide) and JavaScript run in this browser. Nothing you run or upload leaves it. "
-                        + "Write code below, pick its language beside Run, and press Shift+Enter to run it."
-                : "Write Python, JavaScript or bash below (pick the language beside Run) and press Shift+Enter to run it.");
+        if (kept != null) {
+            conversation = kept;
+            kept.continueWith(next.files(), "A new session continues the conversation here: it starts with no variables "
+                    + "and no files from the one above.");
+        } else {
+            conversation = new ConversationView(this::finished, next.files(), intro != null ? intro
+                    : mode == ModeSwitch.Mode.LOCAL
+                    ? "Local mode: Python (Pyodide) and JavaScript run in this browser. Nothing you run or upload leaves it. "
+                            + "Write code below, pick its language beside Run, and press Shift+Enter to run it."
+                    : "Write Python, JavaScript or bash below (pick the language beside Run) and press Shift+Enter to run it.");
+            page.insertBefore(conversation.root(), pending.root());
+        }
         conversation.answerInputWith(next::reply);
-        page.insertBefore(conversation.root(), pending.root());
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
@@ -218,7 +238,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         composer.setRunning(false);
         assistantOffer.open(next);
         if (mode == ModeSwitch.Mode.SERVER) {
-            sayWhatThisServerLacks(conversation);
+            if (kept == null) {
+                sayWhatThisServerLacks(conversation);
+            }
             localWarmUp.prepareWhenIdle();
         } else {
             localWarmUp.stop();
@@ -327,7 +349,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     /** Sends the cell, or holds it (shown as waiting) until the session can take it: never drops it. */
     @Override
     public void run(String code, Language cellLanguage) {
-        if (interpreter == null && noSession != null) {
+        if (noSession != null) {
             giveBack(List.of(code), noSession + " Your cell is back in the composer.");
             return;
         }
@@ -447,5 +469,20 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     public void onEnded(String message) {
         status.problem(message);
         giveBack(pending.clear(), message + " Your cell is back in the composer.");
+    }
+
+    /** As {@link #onEnded}, and the conversation's end offers a new session to go on in (its cells until then go back). */
+    @Override
+    public void onLost(String message) {
+        onEnded(message);
+        noSession = message;
+        forkButton.hide();
+        lostSession.offer(conversation, message);
+    }
+
+    /** "Continue in a new session": cells run from now on wait for it. */
+    private void continueInNewSession() {
+        noSession = null;
+        serverStart.begin(null);
     }
 }

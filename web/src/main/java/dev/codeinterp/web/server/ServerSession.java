@@ -3,6 +3,7 @@ package dev.codeinterp.web.server;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Language;
 import dev.codeinterp.model.Limit;
+import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.wire.WireCodec;
@@ -26,6 +27,11 @@ import java.util.List;
  * the oldest unanswered request of either kind ({@link UnansweredRequests}) and gives it back to the
  * listener. A cell sent on a socket that dropped before its answer is never sent again: the next
  * welcome's replay shows whether the server took it, and if not it is given back.
+ *
+ * <p>Any other drop reconnects, except a close saying the session will never run again: 4404 (no
+ * such session) ends it; 4410 (its node was lost, the reason in the {@code protocol_error} before
+ * the close) ends it as lost, once its stored history is read ({@link LostHistory}): the page can go
+ * on from it in a new session.
  */
 public final class ServerSession implements Interpreter {
     public static final String ROUTE_PREFIX = "/s/";
@@ -33,6 +39,11 @@ public final class ServerSession implements Interpreter {
     /** The session a fork was copied from, kept beside its token: the fork says so again after a reload. */
     private static final String FORKED_FROM_KEY = "codeinterp.forked-from.";
     private static final int OPEN = 1;
+    /** The server's close codes: the session does not exist; its node was lost (its history stays, it cannot run again). */
+    private static final int CLOSE_NOT_FOUND = 4404;
+    private static final int CLOSE_LOST = 4410;
+    private static final String LOST = "The server node running this session was lost: its history stays, its variables "
+            + "and files are gone. Start a new session.";
 
     private final String sessionId;
     private final String token;
@@ -49,6 +60,10 @@ public final class ServerSession implements Interpreter {
     private int attempt;
     private boolean open;
     private boolean gone;
+    /** {@link #close}d: the page moved on, nothing more goes to the listener. */
+    private boolean closed;
+    /** The last {@code protocol_error} on the current socket: before a 4410 close, the reason the session was lost. */
+    private String lastError;
 
     private ServerSession(String sessionId, String token) {
         this.sessionId = sessionId;
@@ -102,6 +117,7 @@ public final class ServerSession implements Interpreter {
         listener.onState(attempt == 0 ? "connecting" : "reconnecting");
         WebSocket ws = WebSocket.create(Browser.webSocketBase() + "/api/v1/sessions/" + sessionId + "/ws");
         socket = ws;
+        lastError = null;
         ws.onOpen(e -> ws.send(WireCodec.encode(new ClientMessage.Hello(token, lastSeq))));
         ws.onMessage(e -> receive(e.getDataAsString()));
         ws.onClose(e -> {
@@ -109,14 +125,23 @@ public final class ServerSession implements Interpreter {
                 open = false;
                 unconfirmed.addAll(unanswered.dropped());
             }
-            if (e.getCode() == 4404) {
-                gone = true;
-                listener.onState("session not found");
-                for (String code : unconfirmed) {
-                    listener.onRefused(code, "This session no longer exists on the server; your cell is back in the composer.");
-                }
-                unconfirmed.clear();
+            if (closed) {
+                return; // the page moved on: whatever the close says is not for it
+            }
+            if (e.getCode() == CLOSE_NOT_FOUND) {
+                end("session not found", "This session no longer exists on the server; your cell is back in the composer.");
                 listener.onEnded("This session no longer exists on the server. Start a new session.");
+                return;
+            }
+            if (e.getCode() == CLOSE_LOST) {
+                end("session lost", "The server node running this session was lost before it took your cell; "
+                        + "your cell is back in the composer.");
+                String reason = lostReason(socket == ws ? lastError : null);
+                LostHistory.read(sessionId, token, lastSeq, this::shownFromHistory, () -> {
+                    if (!closed) {
+                        listener.onLost(reason);
+                    }
+                });
                 return;
             }
             if (socket == ws && !gone) {
@@ -156,6 +181,7 @@ public final class ServerSession implements Interpreter {
             listener.onEvent(f.event());
             settleUnconfirmed();
         } else if (message instanceof ServerMessage.ProtocolError p) {
+            lastError = p.message();
             UnansweredRequests.Request refused = unanswered.refused();
             if (refused == null) {
                 listener.onProblem(p.message());
@@ -192,6 +218,34 @@ public final class ServerSession implements Interpreter {
         for (String code : lost) {
             listener.onRefused(code, "The connection dropped before the server took this cell; it is back in the composer.");
         }
+    }
+
+    /** The session takes no more cells: cells sent on a socket that dropped before the server took them go back. */
+    private void end(String state, String cellBack) {
+        gone = true;
+        listener.onState(state);
+        for (String code : unconfirmed) {
+            listener.onRefused(code, cellBack);
+        }
+        unconfirmed.clear();
+    }
+
+    /** An event of a lost session's stored history the page has not shown yet. */
+    private void shownFromHistory(SessionEvent event) {
+        if (!closed && event.seq() > lastSeq) {
+            lastSeq = event.seq();
+            listener.onEvent(event);
+        }
+    }
+
+    /** The server's reason as a sentence (it sends one in lower case, without a full stop), or a plain one if none came. */
+    static String lostReason(String serverReason) {
+        if (serverReason == null || serverReason.isBlank()) {
+            return LOST;
+        }
+        String reason = serverReason.strip();
+        reason = Character.toUpperCase(reason.charAt(0)) + reason.substring(1);
+        return reason.endsWith(".") ? reason : reason + ".";
     }
 
     private void scheduleReconnect() {
@@ -279,6 +333,7 @@ public final class ServerSession implements Interpreter {
     @Override
     public void close() {
         gone = true;
+        closed = true;
         if (socket != null) {
             socket.close();
         }

@@ -26,6 +26,15 @@ public interface Interpreter {
 
         /** The interpreter takes no more cells (its session is gone); the sentence says what to do. */
         void onEnded(String message);
+
+        /**
+         * The interpreter takes no more cells because the server node running its session was lost:
+         * its history stays, its variables and files are gone. The sentence is the server's reason.
+         * A listener that offers nothing more than {@link #onEnded} need not tell the two apart.
+         */
+        default void onLost(String message) {
+            onEnded(message);
+        }
     }
 
     /** Starts delivering events (history first) to the listener. */

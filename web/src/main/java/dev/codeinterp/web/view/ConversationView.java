@@ -39,7 +39,8 @@ public final class ConversationView {
     private final FinishedListener onFinished;
     private int running;
 
-    private final WorkspaceFiles files;
+    /** The files of the session the conversation runs in now (new turns link their artifacts there). */
+    private WorkspaceFiles files;
     private InputPrompt.Replies replies;
 
     public ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
@@ -112,6 +113,33 @@ public final class ConversationView {
         }
     }
 
+    /** A line at the conversation's end, under every event received so far (e.g. that its session was lost). */
+    public void end(HTMLElement line) {
+        renderBacklog();
+        root.appendChild(line);
+        Browser.scrollIntoView(line);
+    }
+
+    /**
+     * The conversation goes on in another session (its own was lost): the turns so far stay, a line
+     * saying {@code note} marks where the new session begins, and new turns use its {@code next} files.
+     * The old session's cells run no more: none of them counts as running.
+     */
+    public void continueWith(WorkspaceFiles next, String note) {
+        renderBacklog();
+        files = next;
+        running = 0;
+        dropped.clear();
+        end(LostSessionNotice.divider(note));
+    }
+
+    private void renderBacklog() {
+        for (SessionEvent e : backlog) {
+            render(e);
+        }
+        backlog.clear();
+    }
+
     /** A cell or question the server did not take: a note where it would have run, saying why. */
     public void refused(String code, String why) {
         if (empty.getParentNode() != null) {
@@ -130,10 +158,7 @@ public final class ConversationView {
      * is not shown, nor the restart's notice. No turn left: the intro is back, as in a fresh view.
      */
     public void clear(boolean everything) {
-        for (SessionEvent e : backlog) {
-            render(e);
-        }
-        backlog.clear();
+        renderBacklog();
         for (Iterator<Map.Entry<String, TurnView>> it = turns.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<String, TurnView> turn = it.next();
             if (everything || turn.getValue().finished() != null) {
