@@ -256,7 +256,7 @@ run_cluster() {
   echo
 }
 
-echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-unset (the server chooses)}, image $image"
+echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-unset (the server chooses)}, image ${image:-none (the cluster nodes load the slim one)}"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS CLUSTER_SESSIONS=$CLUSTER_SESSIONS CLUSTER_NODES=$CLUSTER_NODES DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
 echo
