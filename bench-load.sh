@@ -220,14 +220,16 @@ cluster_load() {
   echo "# cluster of $count node(s): front door $front, nodes $urls, runtime ${chosen% *} (chosen by ${chosen#* }), pool $POOL_SIZE a node, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   local run=(env BENCH_URL="$front" BENCH_API_KEY="$key" BENCH_SERVER_PID="$pids" BENCH_DATA_DIR="${CLUSTER_DATA:-/var/lib/codeinterp-cluster}"
              SESSIONS="$CLUSTER_SESSIONS" CLUSTER_TABLE="$table" CLUSTER_NODE_URLS="$urls")
+  # --foreground: the client stays in this script's process group, so a Ctrl-C ends it at once and the
+  # EXIT trap takes the cluster down (in a group of its own, timeout would keep it running to its end)
   "${run[@]}" BENCH_LABEL="($count node$([ "$count" = 1 ] || echo s), through the front door, ${chosen% *})" \
-    timeout --kill-after=10 $((CREATE_DEADLINE + DURATION + 300)) \
+    timeout --foreground --kill-after=10 $((CREATE_DEADLINE + DURATION + 300)) \
     java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark cluster-busy || status=$?
   [ "$status" = 0 ] || echo "!! cluster-busy on $count node(s) ended with status $status"
   echo "# load average after the busy load: $(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$count" -gt 1 ]; then
     status=0
-    "${run[@]}" BENCH_LABEL="($count nodes, ${chosen% *})" timeout --kill-after=10 $((CREATE_DEADLINE + 600)) \
+    "${run[@]}" BENCH_LABEL="($count nodes, ${chosen% *})" timeout --foreground --kill-after=10 $((CREATE_DEADLINE + 600)) \
       java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark cluster-front || status=$?
     [ "$status" = 0 ] || echo "!! cluster-front ended with status $status"
     echo "# load average after the round trips: $(cut -d' ' -f1-3 /proc/loadavg)"
