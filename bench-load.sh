@@ -3,7 +3,8 @@
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.
 #
-#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [suspend] [template] [packages]   (no argument: all)
+#   ./bench-load.sh [busy] [busy-pool] [idle] [roundtrip] [roundtrip-busy] [restart] [suspend] [template] [packages] [cluster]
+#   (no argument: all)
 #
 #   busy       SESSIONS clients (200) create a session at once, then each runs `n += 1; n`
 #              every INTERVAL s (2) for DURATION s (60); server pool POOL_SIZE (2)
@@ -26,6 +27,12 @@
 #              CREATES (200, fewer when they would not fit in memory) creates at once: time and CPU per create
 #   packages   PACKAGE (is-odd) of PACKAGE_LANGUAGE (javascript) installed in PACKAGE_SESSIONS (5) fresh
 #              sessions in turn, from an empty cache: the first install cold (fetched), the rest cached
+#   cluster    (issue 26; scripts/cluster.sh's clusters, not this script's server; one cluster at a time on a
+#              machine) a cluster of CLUSTER_NODES (3): CLUSTER_SESSIONS (300) clients create a session through
+#              its front door at once and run busy's loop; then one session's `1+1` ROUND_TRIPS times straight
+#              to its node and through the front door, taking turns; the cluster down, the same load on a
+#              cluster of one node through its front door; a table of both. Nodes get pool POOL_SIZE each and
+#              an API key (minted here, quota CLUSTER_SESSIONS + 10); `down` runs on any exit
 #
 # Scale and runtime from the environment, e.g. SESSIONS=20 DURATION=20 IDLE=30 RUNTIME=runc ./bench-load.sh;
 # RUNTIME unset (and CODEINTERP_RUNTIME too) leaves the servers their default, gVisor's runsc where the
@@ -52,10 +59,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart suspend template packages)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(busy busy-pool idle roundtrip roundtrip-busy restart suspend template packages cluster)
 for s in "${scenarios[@]}"; do
-  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|suspend|template|packages) ;;
-    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, suspend, template, packages)" >&2; exit 2 ;; esac
+  case "$s" in busy|busy-pool|idle|roundtrip|roundtrip-busy|restart|suspend|template|packages|cluster) ;;
+    *) echo "unknown scenario '$s' (busy, busy-pool, idle, roundtrip, roundtrip-busy, restart, suspend, template, packages, cluster)" >&2; exit 2 ;; esac
 done
 
 export SESSIONS=${SESSIONS:-200} DURATION=${DURATION:-60} INTERVAL=${INTERVAL:-2} IDLE=${IDLE:-1000}
@@ -65,6 +72,8 @@ export WARM_CELLS=${WARM_CELLS:-0} GAP_ROUNDS=${GAP_ROUNDS:-20} REST_CLIENT=${RE
 export RESTART_SESSIONS=${RESTART_SESSIONS:-100} RESTART_SIGNAL=${RESTART_SIGNAL:-TERM}
 export SUSPEND_SESSIONS=${SUSPEND_SESSIONS:-200} RESUME_ROUNDS=${RESUME_ROUNDS:-10} SUSPEND_HELD=${SUSPEND_HELD:-0} SUSPEND_WAVE=${SUSPEND_WAVE:-25}
 export FIRST_CELL_SESSIONS=${FIRST_CELL_SESSIONS:-10} CREATES=${CREATES:-200}
+CLUSTER_SESSIONS=${CLUSTER_SESSIONS:-300}
+CLUSTER_NODES=${CLUSTER_NODES:-3}
 BACKGROUND_USERS=${BACKGROUND:-$SESSIONS}
 RUNTIME=${RUNTIME:-${CODEINTERP_RUNTIME:-}}
 DATABASE=${DATABASE:-sqlite}
@@ -76,7 +85,11 @@ BIG_POOL=${BIG_POOL:-32}
 log() { echo "[bench-load] $*" >&2; }
 
 bash scripts/setup-host.sh
-image=${CODEINTERP_IMAGE:-$(bash sandbox-images/build-image.sh)}
+# the cluster's nodes load the slim image themselves (cluster.sh): only this script's own servers need the full one
+image=${CODEINTERP_IMAGE:-}
+if [ -z "$image" ] && [ -n "$(printf '%s\n' "${scenarios[@]}" | grep -vx cluster)" ]; then
+  image=$(bash sandbox-images/build-image.sh)
+fi
 
 # Build when a source or pom changed since the last build (the reactor resolves our own modules;
 # nothing is installed into ~/.m2). The classpath file doubles as the build's time stamp.
@@ -116,7 +129,15 @@ stop_postgres() {
   [ -z "$pg_dir" ] || bash scripts/postgres.sh stop "$pg_dir" || true
   pg_dir=""
 }
-trap 'stop_server; stop_postgres' EXIT
+cluster_up=""
+cluster_files=()
+# `down` whenever a cluster may be up, a failed `up` included (it is safe to repeat)
+stop_cluster() {
+  [ -z "$cluster_up" ] || bash scripts/cluster.sh down >&2 || true
+  cluster_up=""
+  [ ${#cluster_files[@]} -eq 0 ] || rm -f "${cluster_files[@]}"
+}
+trap 'stop_server; stop_postgres; stop_cluster' EXIT
 trap 'exit 130' INT TERM
 if [ "$DATABASE" != sqlite ]; then
   pg_dir=$(mktemp -d /tmp/codeinterp-bench-pg.XXXXXX)
@@ -182,9 +203,64 @@ run_scenario() {
   echo
 }
 
-echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-unset (the server chooses)}, image $image"
+# cluster_load NODES FILE_OF_KEYS KEY TABLE: brings a cluster of NODES up (with the key), runs busy's load through its
+# front door, and with more than one node the front door's round trip against a node's own; then `down`.
+cluster_load() {
+  local count=$1 keys=$2 key=$3 table=$4
+  local cluster_dir=${CLUSTER_DIR:-/run/codeinterp-cluster} front pids="" urls="" node chosen status=0
+  log "cluster of $count: up"
+  cluster_up=1
+  front=$(env CODEINTERP_API_KEYS="$keys" CODEINTERP_POOL_SIZE="$POOL_SIZE" ${RUNTIME:+CODEINTERP_RUNTIME="$RUNTIME"} \
+    bash scripts/cluster.sh up "$count" | tail -1)
+  for node in $(seq 1 "$count" | sed 's/^/n/'); do
+    pids+=${pids:+,}$(cat "$cluster_dir/$node/server.pid")
+    urls+=${urls:+,}$node=$(bash scripts/cluster.sh url "$node")
+  done
+  chosen=$(curl -s "$front/healthz" | python3 -c 'import json,sys; h=json.load(sys.stdin); print(h["runtime"], (h.get("runtime_choice") or {}).get("chosen_by", "?"))' || echo "? ?")
+  echo "# cluster of $count node(s): front door $front, nodes $urls, runtime ${chosen% *} (chosen by ${chosen#* }), pool $POOL_SIZE a node, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  local run=(env BENCH_URL="$front" BENCH_API_KEY="$key" BENCH_SERVER_PID="$pids" BENCH_DATA_DIR="${CLUSTER_DATA:-/var/lib/codeinterp-cluster}"
+             SESSIONS="$CLUSTER_SESSIONS" CLUSTER_TABLE="$table" CLUSTER_NODE_URLS="$urls")
+  # --foreground: the client stays in this script's process group, so a Ctrl-C ends it at once and the
+  # EXIT trap takes the cluster down (in a group of its own, timeout would keep it running to its end)
+  "${run[@]}" BENCH_LABEL="($count node$([ "$count" = 1 ] || echo s), through the front door, ${chosen% *})" \
+    timeout --foreground --kill-after=10 $((CREATE_DEADLINE + DURATION + 300)) \
+    java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark cluster-busy || status=$?
+  [ "$status" = 0 ] || echo "!! cluster-busy on $count node(s) ended with status $status"
+  echo "# load average after the busy load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ "$count" -gt 1 ]; then
+    status=0
+    "${run[@]}" BENCH_LABEL="($count nodes, ${chosen% *})" timeout --foreground --kill-after=10 $((CREATE_DEADLINE + 600)) \
+      java -cp "$classpath" -Dcodeinterp.log.level=WARN dev.codeinterp.server.bench.LoadBenchmark cluster-front || status=$?
+    [ "$status" = 0 ] || echo "!! cluster-front ended with status $status"
+    echo "# load average after the round trips: $(cut -d' ' -f1-3 /proc/loadavg)"
+  fi
+  bash scripts/cluster.sh down >&2
+  cluster_up=""
+  echo
+}
+
+# The cluster scenario: CLUSTER_NODES nodes, then one, under the same load; one key for both (the
+# clusters need keys: their nodes listen beyond loopback).
+run_cluster() {
+  local keys table minted key
+  keys=$(mktemp /tmp/codeinterp-bench-keys.XXXXXX)
+  table=$(mktemp /tmp/codeinterp-bench-cluster.XXXXXX)
+  cluster_files+=("$keys" "$table")
+  minted=$(java -jar server/target/app/codeinterp-server.jar new-key bench-cluster $((CLUSTER_SESSIONS + 10)))
+  tail -1 <<<"$minted" > "$keys"
+  chmod 644 "$keys"
+  key=$(sed -n 's/^key .*: //p' <<<"$minted")
+  cluster_load "$CLUSTER_NODES" "$keys" "$key" "$table"
+  [ "$CLUSTER_NODES" = 1 ] || cluster_load 1 "$keys" "$key" "$table"
+  echo "== cluster: $CLUSTER_SESSIONS sessions, a cell every $INTERVAL s for $DURATION s (create and execute: client wall time, ms)"
+  { printf 'what\tcreates/s\tcreate p50 / p95\texecute p50 / p95\tsteady state p50 / p95\tfailed cells\tmachine CPU ms/cell\tsessions per node, notes\n'
+    cat "$table"; } | column -t -s $'\t' -o ' | '
+  echo
+}
+
+echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-unset (the server chooses)}, image ${image:-none (the cluster nodes load the slim one)}"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
+echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS CLUSTER_SESSIONS=$CLUSTER_SESSIONS CLUSTER_NODES=$CLUSTER_NODES DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
 echo
 # all clients come from one loopback address: the per-client quota must not be what stops them
 per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
@@ -211,6 +287,8 @@ for s in "${scenarios[@]}"; do
                   CODEINTERP_MAX_SESSIONS_PER_CLIENT=$(( CREATES + 20 > 250 ? CREATES + 20 : 250 ))
               done ;;
     packages) run_scenario packages "(@runtime@)" packages 660 CODEINTERP_POOL_SIZE="$POOL_SIZE" ;;
+    # its clusters keep their store in their own PostgreSQL, whatever DATABASE says: once
+    cluster) [ "$store" != "${databases[0]}" ] || run_cluster ;;
   esac
  done
 done

@@ -2,13 +2,15 @@ package dev.codeinterp.server.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
  * What bench-load.sh tells the load client, from the environment: where the server is, its
- * process (for RSS and threads), its data directory (which names its sandboxes) and the scale.
+ * process (for RSS and threads; a cluster's nodes' processes, comma-separated), its data directory (which names its sandboxes) and the scale.
  */
-record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, String label,
+record BenchConfig(String url, String apiKey, List<Long> serverPids, Path dataDir, String label,
                    int sessions, Duration duration, Duration interval, Duration createDeadline,
                    int idle, int idleCreators, Duration idleDeadline, Duration settle, int roundTrips, int gapRounds, int background, boolean jitter, Duration healthEvery, int warmCells,
                    boolean ownConnections, boolean fixedRate) {
@@ -17,7 +19,7 @@ record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, Stri
         return new BenchConfig(
                 required(env, "BENCH_URL"),
                 env.get("BENCH_API_KEY"),
-                Long.parseLong(required(env, "BENCH_SERVER_PID")),
+                Arrays.stream(required(env, "BENCH_SERVER_PID").split(",")).map(String::trim).map(Long::valueOf).toList(),
                 Path.of(required(env, "BENCH_DATA_DIR")).toAbsolutePath().normalize(),
                 env.getOrDefault("BENCH_LABEL", ""),
                 integer(env, "SESSIONS", 200),
@@ -36,6 +38,11 @@ record BenchConfig(String url, String apiKey, long serverPid, Path dataDir, Stri
                 integer(env, "WARM_CELLS", 0),
                 !"jdk".equals(env.getOrDefault("REST_CLIENT", "own")),
                 "fixed".equals(env.getOrDefault("SCHEDULE", "after-answer")));
+    }
+
+    /** The server's process; with a cluster's nodes (BENCH_SERVER_PID=p1,p2,...) the first one's. */
+    long serverPid() {
+        return serverPids.get(0);
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -26,6 +26,7 @@ final class BusyScenario {
     private final Samples timeToSession = new Samples();
     private final AtomicInteger failedCreates = new AtomicInteger();
     private final List<ApiClient.SessionRef> sessions = new ArrayList<>();
+    private volatile double steadyMachineMsPerCell = Double.NaN;
 
     BusyScenario(BenchConfig config, ApiClient api, ServerProbe probe) {
         this.config = config;
@@ -60,7 +61,7 @@ final class BusyScenario {
         created.await();
         long lateFrom = System.nanoTime() + config.duration().toNanos() / 2;
         cells.keepLateFrom(lateFrom);
-        String createCpu = CpuAccount.snapshot().since(before, config.serverPid());
+        String createCpu = CpuAccount.snapshot().since(before, config.serverPids());
         AtomicReference<CpuAccount> steadyStart = snapshotAt(lateFrom);
         clients.shutdown();
         Duration bound = config.createDeadline().plus(config.duration()).plusSeconds(120);
@@ -72,9 +73,37 @@ final class BusyScenario {
         CpuAccount steadyEnd = CpuAccount.snapshot();
         CpuAccount steadyBegun = steadyStart.get();
         String steadyCpu = steadyBegun == null ? "not measured (the run ended first)"
-                : steadyEnd.perCell(steadyBegun, config.serverPid(), cells.lateMs().count());
+                : steadyEnd.perCell(steadyBegun, config.serverPids(), cells.lateMs().count());
+        if (steadyBegun != null) {
+            steadyMachineMsPerCell = steadyEnd.machineMsPerCell(steadyBegun, cells.lateMs().count());
+        }
         print(n, createCpu, steadyCpu);
         closeAll();
+    }
+
+    /** From the gate's opening until each client had its session (create latency, retries included). */
+    Samples timeToSession() {
+        return timeToSession;
+    }
+
+    /** The sessions obtained (closed by the end of {@link #run()}; their ids still name their nodes). */
+    List<ApiClient.SessionRef> sessions() {
+        synchronized (sessions) {
+            return List.copyOf(sessions);
+        }
+    }
+
+    StatefulCells cells() {
+        return cells;
+    }
+
+    int failedCreates() {
+        return failedCreates.get();
+    }
+
+    /** The whole machine's CPU per cell over the steady state, in ms; NaN when not measured. */
+    double steadyMachineMsPerCell() {
+        return steadyMachineMsPerCell;
     }
 
     /** A snapshot of the machine's CPU taken at {@code nanos} (System.nanoTime), by a thread of its own. */

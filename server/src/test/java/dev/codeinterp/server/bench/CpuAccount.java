@@ -47,7 +47,12 @@ final class CpuAccount {
 
     /** e.g. "18.2 s wall, machine busy 35.1 CPU-s of 36.4: dockerd 9.0, containerd-shim 7.2, …". */
     String since(CpuAccount before, long serverPid) {
-        Breakdown b = breakdown(before, serverPid);
+        return since(before, List.of(serverPid));
+    }
+
+    /** The same with several servers (a cluster's nodes), counted together as "servers". */
+    String since(CpuAccount before, List<Long> serverPids) {
+        Breakdown b = breakdown(before, serverPids);
         double wall = (wallNanos - before.wallNanos) / 1e9;
         StringBuilder sb = new StringBuilder(String.format("%.1f s wall, machine busy %.1f CPU-s of %.1f:", wall,
                 b.busy / TICKS_PER_SECOND, wall * Runtime.getRuntime().availableProcessors()));
@@ -59,7 +64,11 @@ final class CpuAccount {
 
     /** The same account divided over {@code cells}, in ms of CPU per cell: "machine 4.1 ms: server 1.3, …". */
     String perCell(CpuAccount before, long serverPid, int cells) {
-        Breakdown b = breakdown(before, serverPid);
+        return perCell(before, List.of(serverPid), cells);
+    }
+
+    String perCell(CpuAccount before, List<Long> serverPids, int cells) {
+        Breakdown b = breakdown(before, serverPids);
         double msPerTick = 1000.0 / TICKS_PER_SECOND / Math.max(1, cells);
         StringBuilder sb = new StringBuilder(String.format("machine %.2f ms:", b.busy * msPerTick));
         b.top.forEach((name, ticks) -> sb.append(String.format(" %s %.2f,", name, ticks * msPerTick)));
@@ -79,7 +88,13 @@ final class CpuAccount {
         }
     }
 
-    private Breakdown breakdown(CpuAccount before, long serverPid) {
+    /** The machine's busy CPU per cell in ms, every process included. */
+    double machineMsPerCell(CpuAccount before, int cells) {
+        return (machineBusyTicks - before.machineBusyTicks) * 1000.0 / TICKS_PER_SECOND / Math.max(1, cells);
+    }
+
+    private Breakdown breakdown(CpuAccount before, List<Long> serverPids) {
+        String serverName = serverPids.size() == 1 ? "server" : "servers";
         long self = ProcessHandle.current().pid();
         Map<String, Long> byName = new HashMap<>();
         long attributed = 0;
@@ -90,7 +105,7 @@ final class CpuAccount {
             if (used <= 0) {
                 continue;
             }
-            String name = e.getKey() == serverPid ? "server" : e.getKey() == self ? "load client" : group(e.getValue().name());
+            String name = serverPids.contains(e.getKey()) ? serverName : e.getKey() == self ? "load client" : group(e.getValue().name());
             byName.merge(name, used, Long::sum);
             attributed += used;
         }

@@ -12,7 +12,7 @@ public final class LoadBenchmark {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 1) {
-            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|restart|suspend|packages (configured by bench-load.sh's environment)");
+            System.err.println("usage: LoadBenchmark busy|idle|roundtrip|restart|suspend|template|packages|cluster-busy|cluster-front (configured by bench-load.sh's environment)");
             System.exit(2);
         }
         BenchConfig config = BenchConfig.fromEnvironment(System.getenv());
@@ -47,12 +47,24 @@ public final class LoadBenchmark {
                 watchdog(config.createDeadline().plusSeconds(1200));
                 new TemplateScenario(config, api, System.getenv()).run();
             }
+            case "cluster-busy" -> {
+                watchdog(config.createDeadline().plus(config.duration()).plusSeconds(240));
+                ClusterScenario cluster = new ClusterScenario(config, System.getenv());
+                ApiClient firstNode = new ApiClient(cluster.firstNodeUrl(), config.apiKey(), HttpClient.Version.HTTP_1_1);
+                try (ServerProbe probe = new ServerProbe(firstNode, config.serverPid(), config.healthEvery()).start()) {
+                    cluster.busy(api, probe);
+                }
+            }
+            case "cluster-front" -> {
+                watchdog(config.createDeadline().plus(Duration.ofMinutes(10)));
+                new ClusterScenario(config, System.getenv()).frontDoor(api);
+            }
             case "packages" -> {
                 watchdog(Duration.ofMinutes(10));
                 new PackagesScenario(config.url(), System.getenv()).run();
             }
             default -> {
-                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart, suspend, template or packages");
+                System.err.println("unknown scenario '" + args[0] + "': busy, idle, roundtrip, restart, suspend, template, packages, cluster-busy or cluster-front");
                 System.exit(2);
             }
         }
