@@ -652,7 +652,18 @@ public final class SessionManager implements AutoCloseable {
             // the session enforces the timeout; this bound only guards against a stuck worker
             Duration bound = cell.timeout().plus(limits.interruptGrace()).plusSeconds(90)
                     .plus(installs.extraWait(installs.check(cell.language(), cell.packages())));
-            return collector.result().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+            long deadline = System.nanoTime() + bound.toNanos();
+            while (true) {
+                try {
+                    return collector.result().get(Math.min(1_000, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)),
+                            TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    refuseIfDropped(session);
+                    if (System.nanoTime() >= deadline) {
+                        throw e;
+                    }
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the cell", e);
@@ -662,6 +673,19 @@ public final class SessionManager implements AutoCloseable {
             throw new IllegalStateException("the cell failed", e.getCause());
         } finally {
             session.unsubscribe(collector);
+        }
+    }
+
+    /**
+     * A session dropped while its caller waits for a cell (its node was marked lost by the others,
+     * who ended the cell in the store): the caller hears why at once, not when its wait runs out.
+     */
+    private void refuseIfDropped(Session session) {
+        if (session.closed() && live.get(session.id()) == null && !moving.containsKey(session.id())) {
+            StoredSession stored = sessions.find(session.id()).orElse(null);
+            if (stored != null && stored.lost() != null) {
+                throw new SessionLostException(stored.lost());
+            }
         }
     }
 
