@@ -218,7 +218,9 @@ class ClusterFrontDoorTest {
                     Answer created = send(HttpRequest.newBuilder(URI.create(n1 + "/api/v1/sessions")).POST(HttpRequest.BodyPublishers.noBody()), KEY);
                     assertThat(created.status()).as(created.body()).isEqualTo(201);
                     Session s = new Session(created.json().string("id"), created.json().string("token"));
-                    assertThat(execute(s, "x = " + n + "\nopen('f.txt', 'w').write('file " + n + "')").status()).isEqualTo(200);
+                    Answer set = execute(s, "x = " + n + "\nopen('f.txt', 'w').write('file " + n + "')");
+                    assertThat(set.status()).as(set.body()).isEqualTo(200);
+                    assertThat(set.json().string("status")).as(s.id() + " before the drain: " + set.body()).isEqualTo("ok");
                     onN1.add(s);
                     return null;
                 }));
@@ -265,6 +267,7 @@ class ClusterFrontDoorTest {
                     Answer a = execute(s, "(x, open('f.txt').read())");
                     assertThat(a.status()).as(a.body()).isEqualTo(200);
                     assertThat(a.node()).isIn("n2", "n3");
+                    assertThat(a.json().string("status")).as(s.id() + " after the drain: " + a.body()).isEqualTo("ok");
                     return a.json().objectList("results").get(0).string("text/plain");
                 }));
             }
