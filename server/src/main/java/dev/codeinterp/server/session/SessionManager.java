@@ -334,8 +334,7 @@ public final class SessionManager implements AutoCloseable {
                 }
             }
             StoredSession stored = sessions.find(id).orElse(null);
-            if (stored == null || stored.closedAt() != null || stored.lost() != null || !stored.suspended()
-                    || !sessions.node().equals(stored.node())) {
+            if (stored == null || !stored.suspendedOn(sessions.node())) {
                 return false;
             }
             java.nio.file.Path folder = suspensions.packed(stored);
@@ -377,8 +376,7 @@ public final class SessionManager implements AutoCloseable {
      */
     public boolean arrive(String id, String from, java.io.InputStream folder, long maxBytes, boolean wasRunning) {
         StoredSession stored = sessions.find(id).orElse(null);
-        if (stored == null || stored.closedAt() != null || stored.lost() != null || !stored.suspended()
-                || !from.equals(stored.node()) || live.containsKey(id) || moving.containsKey(id)) {
+        if (stored == null || !stored.suspendedOn(from) || live.containsKey(id) || moving.containsKey(id)) {
             return false; // nothing is written for a session that is not the sender's to give
         }
         suspensions.receive(id, folder, maxBytes);

@@ -34,4 +34,12 @@ public record StoredSession(String id, String tokenHash, String runtime, boolean
     public boolean suspended() {
         return suspension != null;
     }
+
+    /**
+     * Open, not lost, suspended and node {@code node}'s: a session that node may hand to another (the
+     * condition {@link SessionRepository#takeOver} writes in SQL).
+     */
+    public boolean suspendedOn(String node) {
+        return closedAt == null && lost == null && suspended() && node != null && node.equals(this.node);
+    }
 }
