@@ -321,18 +321,20 @@ class ClusterFrontDoorTest {
 
     /** What {@code cluster.sh ARGS} printed, its last line. */
     private static String clusterOutput(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "cluster.sh").toString()));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = new ProcessBuilder(clusterCommand(args)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
         assertThat(p.waitFor()).as("cluster.sh " + String.join(" ", args)).isZero();
         return out.substring(out.lastIndexOf('\n') + 1);
     }
 
     private static void cluster(String... args) throws Exception {
+        Process p = new ProcessBuilder(clusterCommand(args)).inheritIO().start();
+        assertThat(p.waitFor()).as("cluster.sh " + String.join(" ", args)).isZero();
+    }
+
+    private static List<String> clusterCommand(String... args) {
         List<String> command = new ArrayList<>(List.of("bash", Path.of("..", "scripts", "cluster.sh").toString()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).inheritIO().start();
-        assertThat(p.waitFor()).as("cluster.sh " + String.join(" ", args)).isZero();
+        return command;
     }
 }
