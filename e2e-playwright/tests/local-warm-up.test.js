@@ -118,6 +118,39 @@ test('the click hands the started frame to a new local conversation: it is ready
   }
 });
 
+test('a frame started by the pointer and not chosen for a minute is thrown away, a prepared one takes its place, and Local still starts', async () => {
+  const { context } = await profile(true);
+  try {
+    const page = await context.newPage();
+    await page.goto(BASE_URL + '/');
+    await marked(page, 'asked');
+    // from here the page's timers run on Playwright's clock (at real speed until told otherwise), so a minute can pass at once
+    await page.clock.install();
+    await page.getByTestId('mode-local').hover();
+    await started(page);
+    await page.locator('iframe.local-runtime').evaluate((f) => f.setAttribute('data-test-booted', ''));
+    await page.mouse.move(0, 0);
+
+    await page.clock.fastForward(55000);
+    assert.equal(await page.locator('iframe[data-test-booted]').count(), 1, 'kept for a minute');
+    await page.clock.fastForward(7000);
+    await page.waitForFunction(() => !document.querySelector('iframe[data-test-booted]'), null, { timeout: 10000 });
+    // its place goes to a prepared frame, which asks for its files and is not given them: no second start
+    await page.waitForFunction(() => document.querySelectorAll('iframe.local-runtime').length === 1, null, { timeout: 30000 });
+    await page.waitForTimeout(2000);
+    assert.deepEqual(await page.evaluate(() => window.testReady), ['snapshot'], 'the new frame has not started Python');
+
+    await page.getByTestId('mode-local').click();
+    await localReady(page);
+    const turn = await runCell(page, '1 + 1');
+    await finished(turn);
+    assert.match(await outputs(turn, 'result').innerText(), /^Out\[1\]:\s*2$/);
+    assert.deepEqual(await page.evaluate(() => window.testReady), ['snapshot', 'snapshot'], 'the click started the prepared frame');
+  } finally {
+    await context.close();
+  }
+});
+
 test('a browser that never used local mode starts no frame ahead: not at idle, not on the pointer', async () => {
   const { context, requests } = await profile(false);
   try {
