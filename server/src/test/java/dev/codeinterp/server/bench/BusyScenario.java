@@ -62,7 +62,8 @@ final class BusyScenario {
         long lateFrom = System.nanoTime() + config.duration().toNanos() / 2;
         cells.keepLateFrom(lateFrom);
         String createCpu = CpuAccount.snapshot().since(before, config.serverPids());
-        AtomicReference<CpuAccount> steadyStart = snapshotAt(lateFrom);
+        AtomicReference<CpuAccount> steadyStart = takenAt(lateFrom, CpuAccount::snapshot);
+        AtomicReference<StoreCommits> commitsStart = takenAt(lateFrom, () -> StoreCommits.scrape(config.url(), config.apiKey()));
         clients.shutdown();
         Duration bound = config.createDeadline().plus(config.duration()).plusSeconds(120);
         if (!clients.awaitTermination(bound.toSeconds(), TimeUnit.SECONDS)) {
@@ -77,7 +78,11 @@ final class BusyScenario {
         if (steadyBegun != null) {
             steadyMachineMsPerCell = steadyEnd.machineMsPerCell(steadyBegun, cells.lateMs().count());
         }
-        print(n, createCpu, steadyCpu);
+        StoreCommits commitsEnd = StoreCommits.scrape(config.url(), config.apiKey());
+        StoreCommits commitsBegun = commitsStart.get();
+        String steadyCommits = commitsBegun == null || commitsEnd == null ? "not measured (no /metrics)"
+                : commitsEnd.since(commitsBegun, cells.lateMs().count());
+        print(n, createCpu, steadyCpu, steadyCommits);
         closeAll();
     }
 
@@ -106,17 +111,17 @@ final class BusyScenario {
         return steadyMachineMsPerCell;
     }
 
-    /** A snapshot of the machine's CPU taken at {@code nanos} (System.nanoTime), by a thread of its own. */
-    private static AtomicReference<CpuAccount> snapshotAt(long nanos) {
-        AtomicReference<CpuAccount> taken = new AtomicReference<>();
+    /** What {@code take} gives at {@code nanos} (System.nanoTime), taken by a thread of its own. */
+    private static <T> AtomicReference<T> takenAt(long nanos, java.util.function.Supplier<T> take) {
+        AtomicReference<T> taken = new AtomicReference<>();
         Thread t = new Thread(() -> {
             try {
                 Thread.sleep(Math.max(0, (nanos - System.nanoTime()) / 1_000_000));
-                taken.set(CpuAccount.snapshot());
+                taken.set(take.get());
             } catch (InterruptedException e) {
                 // the scenario ended first: nothing measured
             }
-        }, "steady-state-cpu");
+        }, "steady-state-snapshot");
         t.setDaemon(true);
         t.start();
         return taken;
@@ -163,7 +168,7 @@ final class BusyScenario {
         cells.run(s, Math.min(now + config.duration().toNanos(), hardEnd));
     }
 
-    private void print(int n, String createCpu, String steadyCpu) {
+    private void print(int n, String createCpu, String steadyCpu, String steadyCommits) {
         System.out.printf("  sessions obtained: %d / %d%n", timeToSession.count(), n);
         System.out.println("  time to session: " + timeToSession.summary("ms", 50, 95));
         StringBuilder within = new StringBuilder("  sessions obtained within:");
@@ -182,6 +187,8 @@ final class BusyScenario {
         System.out.printf("    cells sent from %d s after the last session was obtained (steady state): %s%n",
                 config.duration().toSeconds() / 2, cells.lateMs().summary("ms", 50, 95, 99));
         System.out.println("    CPU per cell over that steady state, by process: " + steadyCpu);
+        System.out.println("    store commits over that steady state" + (config.serverPids().size() > 1 ? " (of the node that answered /metrics)" : "")
+                + ": " + steadyCommits);
         System.out.println("  cells in flight as each was sent, itself included (" + (config.jitter() ? "loops started at random points"
                 : "loops started together, JITTER=0") + "): " + cells.inFlight().summary("", 50, 95));
         probe.print("  ");
