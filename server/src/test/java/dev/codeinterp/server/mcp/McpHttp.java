@@ -30,12 +30,12 @@ public final class McpHttp {
     }
 
     /** One HTTP answer: its status, headers and the JSON-RPC messages in its body (several when streamed). */
-    record Answer(int status, Map<String, List<String>> headers, String body, List<JsonObject> messages) {
-        JsonObject last() {
+    public record Answer(int status, Map<String, List<String>> headers, String body, List<JsonObject> messages) {
+        public JsonObject last() {
             return messages.get(messages.size() - 1);
         }
 
-        String header(String name) {
+        public String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
                     .map(e -> e.getValue().get(0)).findFirst().orElse(null);
         }
@@ -52,7 +52,7 @@ public final class McpHttp {
         return this;
     }
 
-    Answer request(String method, Map<String, Object> params) {
+    public Answer request(String method, Map<String, Object> params) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("jsonrpc", "2.0");
         message.put("id", ids.incrementAndGet());
@@ -62,7 +62,7 @@ public final class McpHttp {
     }
 
     /** tools/call; the answer's last message is the JSON-RPC response. */
-    Answer call(String tool, Map<String, Object> arguments) {
+    public Answer call(String tool, Map<String, Object> arguments) {
         return request("tools/call", Map.of("name", tool, "arguments", arguments));
     }
 
@@ -114,7 +114,7 @@ public final class McpHttp {
         return exchange(base().POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
-    Answer delete() {
+    public Answer delete() {
         return exchange(base().DELETE().build());
     }
 
@@ -159,7 +159,7 @@ public final class McpHttp {
     }
 
     /** A tool result's text content, each part on its own line. */
-    static String text(JsonObject result) {
+    public static String text(JsonObject result) {
         StringBuilder out = new StringBuilder();
         for (JsonObject c : result.objectList("content")) {
             if (c.string("type").equals("text")) {
