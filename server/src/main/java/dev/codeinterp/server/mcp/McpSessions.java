@@ -36,11 +36,12 @@ final class McpSessions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpSessions.class);
     static final int MAX_PER_CLIENT = 64;
     /** The store hears that an MCP session is in use at most this often (its idle end is counted from it after a restart). */
-    private static final Duration STORE_SEEN_EVERY = Duration.ofSeconds(30);
+    private static final Duration STORE_SEEN_AT_MOST_EVERY = Duration.ofSeconds(30);
 
     private final SessionManager sessions;
     private final McpSessionCatalog catalog;
     private final Duration idleTtl;
+    private final Duration storeSeenEvery;
     /** By the SDK's id. */
     private final Map<String, Bound> bound = new ConcurrentHashMap<>();
     /** The client's id for each to the SDK's. */
@@ -76,6 +77,7 @@ final class McpSessions implements AutoCloseable {
         this.sessions = sessions;
         this.catalog = catalog;
         this.idleTtl = idleTtl;
+        this.storeSeenEvery = idleTtl.dividedBy(4).compareTo(STORE_SEEN_AT_MOST_EVERY) < 0 ? idleTtl.dividedBy(4) : STORE_SEEN_AT_MOST_EVERY;
         long every = Math.max(100, reapInterval.toMillis());
         reaper.scheduleWithFixedDelay(this::reapIdle, every, every, TimeUnit.MILLISECONDS);
     }
@@ -114,7 +116,7 @@ final class McpSessions implements AutoCloseable {
         }
         long now = System.nanoTime();
         b.lastSeen = now;
-        if (now - b.lastStored > STORE_SEEN_EVERY.toNanos()) {
+        if (now - b.lastStored > storeSeenEvery.toNanos()) {
             b.lastStored = now;
             try {
                 catalog.seen(external, System.currentTimeMillis());
@@ -274,8 +276,8 @@ final class McpSessions implements AutoCloseable {
                 }
             }
             // those the store says are this node's but no request brought back since a restart; the store
-            // hears of use only every STORE_SEEN_EVERY, so they get that much longer
-            long before = System.currentTimeMillis() - idleTtl.toMillis() - STORE_SEEN_EVERY.toMillis();
+            // hears of use only every storeSeenEvery, so they get that much longer
+            long before = System.currentTimeMillis() - idleTtl.toMillis() - storeSeenEvery.toMillis();
             for (String external : catalog.idleHere(before)) {
                 if (!sdkIds.containsKey(external)) {
                     endStored(external);

@@ -65,4 +65,28 @@ class McpRestartTest {
             TestApp.discardWorkspaces(dataDir);
         }
     }
+
+    @Test
+    @Timeout(120)
+    void an_mcp_session_whose_client_never_comes_back_after_a_restart_still_ends_after_the_idle_ttl() throws Exception {
+        Path dataDir = Files.createTempDirectory("codeinterp-mcp-restart-idle");
+        Map<String, String> settings = Map.of("POOL_SIZE", "0", "IDLE_TTL", "3s", "REAP_INTERVAL", "500ms");
+        McpHttp mcp;
+        TestApp first = TestApp.start("runc", settings, dataDir);
+        try {
+            mcp = new McpHttp(first.uri("/mcp"), null).initialize();
+            mcp.result("create_session", Map.of());
+        } finally {
+            first.stop();
+        }
+        try (TestApp next = TestApp.start("runc", settings, dataDir)) {
+            Thread.sleep(6_000); // the TTL, the store's slack, a few reaper rounds; a request earlier would bring it back
+            McpHttp late = new McpHttp(next.uri("/mcp"), null);
+            late.sessionId = mcp.sessionId;
+            assertThat(late.request("tools/list", Map.of()).status()).isEqualTo(404);
+            assertThat(next.main.sessions().ownIds()).isEmpty();
+        } finally {
+            TestApp.discardWorkspaces(dataDir);
+        }
+    }
 }
