@@ -141,11 +141,17 @@ public final class McpSessionCatalog {
 
     /**
      * Moves MCP session {@code id} to node {@code to}: {@code moveCodeSessions} moves its code
-     * sessions, and once all are there its row follows (the last to arrive), all while it takes no
-     * request here. False when it stays (in part) here; a later try finishes it.
+     * sessions open here (read once it takes no request: one made a moment ago goes too), and once all
+     * are there its row follows (the last to arrive), all while it takes no request here. False when
+     * it stays (in part) here; a later try finishes it.
      */
-    public boolean move(String id, String to, BooleanSupplier moveCodeSessions) {
-        return holder.whileHeld(id, () -> moveCodeSessions.getAsBoolean() && rows.moveTo(id, me.id(), to));
+    public boolean move(String id, String to, java.util.function.Predicate<List<String>> moveCodeSessions) {
+        return holder.whileHeld(id, () -> moveCodeSessions.test(rows.codeSessionsOn(id, me.id())) && rows.moveTo(id, me.id(), to));
+    }
+
+    /** Whether code session {@code codeSessionId} was made by an MCP session this node holds: it moves with that one. */
+    public boolean madeByOneHere(String codeSessionId) {
+        return rows.madeBy(codeSessionId).flatMap(rows::find).map(s -> s.node().equals(me.id())).orElse(false);
     }
 
     /**

@@ -85,9 +85,9 @@ public final class NodeDrain {
                         if (to == null) {
                             return;
                         }
-                        boolean all = mcpSessions.move(bundle.getKey(), to.id(), () -> {
+                        boolean all = mcpSessions.move(bundle.getKey(), to.id(), codeSessions -> {
                             boolean ok = true;
-                            for (String id : bundle.getValue()) {
+                            for (String id : codeSessions) {
                                 if (moveOne(id, to)) {
                                     moved.incrementAndGet();
                                 } else {
@@ -97,13 +97,13 @@ public final class NodeDrain {
                             return ok;
                         });
                         if (all) {
-                            log.info("MCP session {} moved to node {} with its {} session(s)", bundle.getKey(), to.id(), bundle.getValue().size());
+                            log.info("MCP session {} moved to node {} with its sessions", bundle.getKey(), to.id());
                         }
                     }));
                 }
                 for (String id : left) {
-                    if (bundled.contains(id)) {
-                        continue;
+                    if (bundled.contains(id) || mcpSessions.madeByOneHere(id)) {
+                        continue; // it goes with its MCP session (one made since the round began, too)
                     }
                     round.add(movers.submit(() -> {
                         Optional<StoredNode> to = target(assigned, 1);

@@ -39,6 +39,11 @@ final class McpForwarding implements AutoCloseable {
     static final String FORWARDED = "X-CodeInterp-Forwarded-By";
     static final String CLIENT = "X-CodeInterp-Mcp-Client";
     static final int MAX_HOPS = 2;
+    /**
+     * A tool's answer starts when its cell ends (or says something), which may be long for a quiet
+     * cell; the owner dying cuts the connection, which ends the wait sooner.
+     */
+    private static final java.time.Duration ANSWER_WAIT = java.time.Duration.ofHours(1);
     private static final Set<String> NOT_FORWARDED = Set.of("connection", "keep-alive", "proxy-connection", "proxy-authenticate",
             "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "content-length", "expect", "http2-settings",
             FORWARDED.toLowerCase(Locale.ROOT), CLIENT.toLowerCase(Locale.ROOT),
@@ -66,10 +71,13 @@ final class McpForwarding implements AutoCloseable {
         return by == null || by.isBlank() ? 0 : by.split(",").length;
     }
 
-    /** The client another node vouches it authenticated for this request, or null when none does (or not provably). */
+    /**
+     * The client another node vouches it authenticated for this request, or null when none does (or
+     * not provably). Only an address stands in need of it: a key is checked again here, and wins.
+     */
     Client vouched(HttpServletRequest req, String mcpSessionId, Client authenticated) {
         String claimed = req.getHeader(CLIENT);
-        if (claimed == null || req.getHeader(FORWARDED) == null
+        if (claimed == null || !authenticated.anonymous() || req.getHeader(FORWARDED) == null
                 || !catalog.vouchedBy(req.getHeader(SessionHandover.FROM), mcpSessionId, claimed, req.getHeader(SessionHandover.PROOF))) {
             return null;
         }
@@ -105,7 +113,7 @@ final class McpForwarding implements AutoCloseable {
         request.send(listener);
         Response answer;
         try {
-            answer = listener.get(2, TimeUnit.MINUTES);
+            answer = listener.get(ANSWER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("forwarding an MCP {} to {} failed: {}", req.getMethod(), ownerUrl, e.getCause() == null ? e : e.getCause());
             McpGate.refuse(res, 503, "this MCP session's node cannot be reached from here now; try again");

@@ -4,6 +4,7 @@ import dev.codeinterp.server.cluster.McpSessionCatalog;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionKey;
+import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import org.slf4j.Logger;
@@ -238,8 +239,8 @@ final class McpSessions implements AutoCloseable {
         for (String code : List.copyOf((java.util.Collection<String>) codeSessions)) {
             try {
                 sessions.close(sessions.open(code, SessionKey.ownedBy(clientId)));
-            } catch (SessionNotFoundException e) {
-                // already closed or reaped
+            } catch (SessionNotFoundException | SessionLostException e) {
+                // already closed or reaped, or lost with its node: nothing to close
             } catch (RuntimeException e) {
                 log.warn("could not close session {} of an ended MCP session", code, e);
             }

@@ -99,6 +99,15 @@ public final class McpSessionRepository {
                 .fetchOne(0, int.class));
     }
 
+    /** MCP session {@code id}'s code sessions that are open on node {@code node}. */
+    public List<String> codeSessionsOn(String id, String node) {
+        return db.read(ctx -> ctx.select(MCP_SESSION_CODE_SESSIONS.SESSION_ID).from(MCP_SESSION_CODE_SESSIONS)
+                .join(SESSIONS).on(SESSIONS.ID.eq(MCP_SESSION_CODE_SESSIONS.SESSION_ID))
+                .where(MCP_SESSION_CODE_SESSIONS.MCP_SESSION_ID.eq(id)).and(SESSIONS.NODE_ID.eq(node))
+                .and(SESSIONS.CLOSED_AT.isNull()).and(SESSIONS.LOST.isNull())
+                .orderBy(MCP_SESSION_CODE_SESSIONS.SESSION_ID).fetch(MCP_SESSION_CODE_SESSIONS.SESSION_ID));
+    }
+
     /**
      * Node {@code node}'s MCP sessions, each with those of its code sessions that are open on that
      * node (a drain moves them together): MCP session id to code session ids, possibly none.
