@@ -79,7 +79,7 @@ public final class McpHttp {
      * tools/call with a progress token, each message handed to {@code onMessage} as it arrives on
      * the stream (progress notifications while the code runs, the response last); answers the response.
      */
-    JsonObject callStreaming(String tool, Map<String, Object> arguments, java.util.function.Consumer<JsonObject> onMessage) {
+    public JsonObject callStreaming(String tool, Map<String, Object> arguments, java.util.function.Consumer<JsonObject> onMessage) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("jsonrpc", "2.0");
         message.put("id", ids.incrementAndGet());
@@ -118,7 +118,7 @@ public final class McpHttp {
         return exchange(base().DELETE().build());
     }
 
-    HttpRequest.Builder base() {
+    public HttpRequest.Builder base() {
         HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream");
@@ -131,7 +131,7 @@ public final class McpHttp {
         return b;
     }
 
-    static Answer exchange(HttpRequest request) {
+    public static Answer exchange(HttpRequest request) {
         try {
             HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.headers().map(), r.body(), messages(r.body()));
