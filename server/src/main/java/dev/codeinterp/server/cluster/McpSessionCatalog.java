@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * The store's record of MCP protocol sessions, so that one outlives the process that began it: who
@@ -145,7 +146,7 @@ public final class McpSessionCatalog {
      * are there its row follows (the last to arrive), all while it takes no request here. False when
      * it stays (in part) here; a later try finishes it.
      */
-    public boolean move(String id, String to, java.util.function.Predicate<List<String>> moveCodeSessions) {
+    public boolean move(String id, String to, Predicate<List<String>> moveCodeSessions) {
         return holder.whileHeld(id, () -> moveCodeSessions.test(rows.codeSessionsOn(id, me.id())) && rows.moveTo(id, me.id(), to));
     }
 

@@ -97,13 +97,22 @@ final class McpGate extends HttpFilter {
                 }
             }
             Client asker = client;
-            McpSessionCatalog.Kept kept = catalog.find(sent).filter(k -> k.client().equals(asker.id())).orElse(null);
+            McpSessionCatalog.Kept kept;
+            McpSessionCatalog.Route route;
+            try {
+                kept = catalog.find(sent).filter(k -> k.client().equals(asker.id())).orElse(null);
+                route = kept == null ? null : catalog.route(kept);
+            } catch (RuntimeException e) {
+                log.warn("MCP session {} could not be looked up: {}", sent, e.getMessage());
+                res.setHeader("Retry-After", "5");
+                refuse(res, 503, "this MCP session cannot be looked up now (the store is out of reach); try again");
+                return;
+            }
             if (kept == null) {
                 // an ended id, an unknown one and another client's look the same: 404 tells the client to start over
                 refuse(res, 404, "no such MCP session; initialize a new one");
                 return;
             }
-            McpSessionCatalog.Route route = catalog.route(kept);
             if (route instanceof McpSessionCatalog.Route.Elsewhere elsewhere) {
                 if (McpForwarding.hops(req) >= McpForwarding.MAX_HOPS) {
                     res.setHeader("Retry-After", "1");

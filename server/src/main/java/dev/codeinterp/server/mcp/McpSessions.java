@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -235,8 +236,8 @@ final class McpSessions implements AutoCloseable {
         }
     }
 
-    private void closeAll(String clientId, Iterable<String> codeSessions) {
-        for (String code : List.copyOf((java.util.Collection<String>) codeSessions)) {
+    private void closeAll(String clientId, Collection<String> codeSessions) {
+        for (String code : List.copyOf(codeSessions)) {
             try {
                 sessions.close(sessions.open(code, SessionKey.ownedBy(clientId)));
             } catch (SessionNotFoundException | SessionLostException e) {
