@@ -6,6 +6,7 @@ import dev.codeinterp.server.api.WebServer;
 import dev.codeinterp.server.assistant.Assistant;
 import dev.codeinterp.server.cluster.NodeIdTakenException;
 import dev.codeinterp.server.cluster.NodeIdentity;
+import dev.codeinterp.server.cluster.McpSessionCatalog;
 import dev.codeinterp.server.cluster.NodeDrain;
 import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.cluster.SessionHandover;
@@ -31,6 +32,7 @@ import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
+import dev.codeinterp.server.store.McpSessionRepository;
 import dev.codeinterp.server.store.NodeRepository;
 import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
@@ -114,8 +116,9 @@ public final class Main implements AutoCloseable {
         // a session's folder as it arrives: its checkpoint (at most its memory) and its files
         SessionHandover handover = new SessionHandover(nodeRows, identity, sessions,
                 settings.memoryBytes() * 2 + settings.workspaceBytes() + (64L << 20));
-        this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime());
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover);
+        McpSessionCatalog mcpSessions = new McpSessionCatalog(new McpSessionRepository(database), nodeRows, identity, settings.node());
+        this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime(), mcpSessions);
+        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover, mcpSessions);
     }
 
     /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */

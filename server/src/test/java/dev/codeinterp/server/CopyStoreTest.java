@@ -8,8 +8,10 @@ import dev.codeinterp.model.StreamName;
 import dev.codeinterp.server.config.DatabaseSettings;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
+import dev.codeinterp.server.store.McpSessionRepository;
 import dev.codeinterp.server.store.NewEvent;
 import dev.codeinterp.server.store.SessionRepository;
+import dev.codeinterp.server.store.StoredMcpSession;
 import dev.codeinterp.server.store.StoredSession;
 import dev.codeinterp.server.store.TestStores;
 import org.junit.jupiter.api.BeforeEach;
@@ -59,6 +61,11 @@ class CopyStoreTest {
                             new NewEvent(cell, 4, new Event.Finished(Status.OK, (long) c + 1, 5L, 1L, 2048L))));
                 }
             }
+            McpSessionRepository mcp = new McpSessionRepository(sqlite);
+            mcp.insert(new StoredMcpSession("n1." + "M".repeat(22), "key-0", "n1", "2025-06-18", "{}", "{\"name\":\"agent\"}", 1000L, 1500L,
+                    List.of()));
+            mcp.addCodeSession("n1." + "M".repeat(22), "s0");
+            mcp.addCodeSession("n1." + "M".repeat(22), "s2");
         }
 
         assertThat(copy()).as(err.toString()).isZero();
@@ -71,6 +78,10 @@ class CopyStoreTest {
                 assertThat(to.after("s" + s, 0, 1000)).isEqualTo(from.after("s" + s, 0, 1000));
                 assertThat(new SessionRepository(pg).find("s" + s)).isEqualTo(new SessionRepository(sqlite).find("s" + s));
             }
+            // an MCP client goes on with its id on the copy, its sessions its own
+            assertThat(new McpSessionRepository(pg).find("n1." + "M".repeat(22)))
+                    .isEqualTo(new McpSessionRepository(sqlite).find("n1." + "M".repeat(22)))
+                    .hasValueSatisfying(m -> assertThat(m.codeSessions()).containsExactly("s0", "s2"));
             List<SessionEvent> next = to.record("s2", List.of(new NewEvent("s2-c9", 9, new Event.Queued("1", Language.PYTHON))));
             assertThat(next.get(0).seq()).as("numbering goes on from the copied events").isEqualTo(25L);
         }

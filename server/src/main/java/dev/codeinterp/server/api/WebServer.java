@@ -2,6 +2,7 @@ package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.health.Health;
 import dev.codeinterp.server.assistant.Assistant;
+import dev.codeinterp.server.cluster.McpSessionCatalog;
 import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.cluster.SessionHandover;
 import dev.codeinterp.server.config.RuntimeChoice;
@@ -28,7 +29,7 @@ public final class WebServer implements AutoCloseable {
     private final SocketRelay relays;
 
     public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
-                     Assistant assistant, NodeRegistry node, SessionHandover handover) {
+                     Assistant assistant, NodeRegistry node, SessionHandover handover, McpSessionCatalog mcpSessions) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
@@ -49,7 +50,7 @@ public final class WebServer implements AutoCloseable {
             } catch (Clients.Unauthorized e) {
                 throw new Authenticator.Refused(e.getMessage());
             }
-        }, node.id());
+        }, mcpSessions);
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jetty.host = settings.host();

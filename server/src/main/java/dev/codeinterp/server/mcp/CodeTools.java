@@ -75,10 +75,10 @@ final class CodeTools {
         return adopted(exchange, sessions.fork(source, McpEndpoint.client(exchange)));
     }
 
-    /** A session made for this MCP session: kept with its token, or closed again if it cannot be. */
+    /** A session made for this MCP session: recorded as its own (its token is not kept), or closed again if it cannot be. */
     private CallToolResult adopted(McpSyncServerExchange exchange, SessionManager.Created created) {
         try {
-            mcpSessions.adopt(exchange.sessionId(), created.session().id(), created.token());
+            mcpSessions.adopt(exchange.sessionId(), created.session().id());
         } catch (RuntimeException e) {
             sessions.close(created.session());
             throw e;

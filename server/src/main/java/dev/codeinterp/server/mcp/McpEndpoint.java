@@ -1,5 +1,6 @@
 package dev.codeinterp.server.mcp;
 
+import dev.codeinterp.server.cluster.McpSessionCatalog;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.packages.PackageRefusedException;
@@ -49,17 +50,22 @@ public final class McpEndpoint implements AutoCloseable {
     private final McpSyncServer server;
     private final McpSessions mcpSessions;
     private final McpGate gate;
+    private final McpForwarding forwarding;
     private final ExecutorService progressSender = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "mcp-progress");
         t.setDaemon(true);
         return t;
     });
 
-    /** {@code node}: this node's id, which the MCP session ids it hands out carry (the front door routes on it). */
-    public McpEndpoint(Settings settings, SessionManager sessions, Authenticator authenticator, String node) {
+    /**
+     * {@code mcpCatalog}: the store's record of MCP sessions, and this node's id, which the MCP session
+     * ids it hands out carry (the front door routes on it).
+     */
+    public McpEndpoint(Settings settings, SessionManager sessions, Authenticator authenticator, McpSessionCatalog mcpCatalog) {
         McpJsonMapper json = McpJsonDefaults.getMapper();
-        this.mcpSessions = new McpSessions(sessions, settings.idleTtl(), settings.reapInterval());
-        this.gate = new McpGate(authenticator, mcpSessions, new McpSessionIds(node));
+        this.mcpSessions = new McpSessions(sessions, mcpCatalog, settings.idleTtl(), settings.reapInterval());
+        this.forwarding = new McpForwarding(mcpCatalog);
+        this.gate = new McpGate(authenticator, mcpSessions, new McpSessionIds(mcpCatalog.node()), mcpCatalog, forwarding);
         this.transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(json)
                 .mcpEndpoint(PATH)
@@ -86,6 +92,8 @@ public final class McpEndpoint implements AutoCloseable {
                         tool(catalog.listFiles(), files::list),
                         tool(catalog.readFile(), files::read))
                 .build();
+        mcpSessions.sdk(new SdkSessions(transport, PATH));
+        mcpCatalog.heldBy(mcpSessions::whileHeld);
     }
 
     /** Mounts the transport servlet and its gate on the app's servlet context, beside Javalin's own servlet. */
@@ -141,6 +149,7 @@ public final class McpEndpoint implements AutoCloseable {
             log.debug("MCP server did not close cleanly: {}", e.getMessage());
         } finally {
             mcpSessions.close();
+            forwarding.close();
             progressSender.shutdownNow();
         }
     }

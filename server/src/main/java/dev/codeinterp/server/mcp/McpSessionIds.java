@@ -8,7 +8,9 @@ import java.util.UUID;
  * The MCP session ids clients see name this node, as code session ids do ({@code n2.Qk3…}: the node,
  * a dot, 22 base64url characters), so the front door routes an MCP session's requests to the node
  * that holds it. The SDK names its sessions with a UUID and offers no other way: the UUID's 16 bytes
- * are the 22 characters, so the two map one to one, and nothing needs remembering.
+ * are the 22 characters. The client's id stays the same for the session's whole life, also when the
+ * SDK's changes (the session begun again after a restart, or on another node after a drain: {@link McpSessions}
+ * maps the two); its node part then says where it began, and the store where it is now.
  */
 final class McpSessionIds {
     private final String node;
@@ -30,21 +32,13 @@ final class McpSessionIds {
     }
 
     /**
-     * The SDK's id for what a client sent, or null when it names no MCP session of this node (another
-     * node's, one made before a restart of it, garbage): such a session is unknown here.
+     * Whether {@code external} has the shape of an id this cluster hands out (a node, a dot, 22
+     * base64url characters): anything else is answered 404 without a look in the store.
      */
-    String internal(String external) {
-        String prefix = node + ".";
-        if (external == null || !external.startsWith(prefix) || external.length() != prefix.length() + 22) {
-            return null;
-        }
-        byte[] bytes;
-        try {
-            bytes = Base64.getUrlDecoder().decode(external.substring(prefix.length()));
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        ByteBuffer b = ByteBuffer.wrap(bytes);
-        return new UUID(b.getLong(), b.getLong()).toString();
+    static boolean wellFormed(String external) {
+        return external != null && SHAPE.matcher(external).matches();
     }
+
+    private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(
+            dev.codeinterp.server.config.NodeSettings.ID_PATTERN + "\\.[A-Za-z0-9_-]{22}");
 }

@@ -13,4 +13,9 @@ public record Client(String id, int maxSessions) {
     public static Client ofAddress(String address, int maxSessions) {
         return new Client("addr:" + address, maxSessions);
     }
+
+    /** Known by its address only (the server runs without API keys). */
+    public boolean anonymous() {
+        return id.startsWith("addr:");
+    }
 }

@@ -236,13 +236,18 @@ public final class SessionManager implements AutoCloseable {
 
     /** The session if the token matches; otherwise {@link SessionNotFoundException}, whatever the reason. */
     public Session open(String id, String token) {
+        return open(id, SessionKey.token(token));
+    }
+
+    /** The session if {@code key} opens it (its token, or its owner for callers that proved ownership themselves). */
+    public Session open(String id, SessionKey key) {
         for (int tries = 0; ; tries++) {
             if (tries > 8) { // brought back, and gone again before this caller could use it, each time
                 throw new IllegalStateException("session " + id + " closed each time it was brought back");
             }
             Live running = live.get(id);
             if (running != null && !running.session().closed()) {
-                if (!Tokens.matches(token, running.tokenHash())) {
+                if (!key.opens(running.tokenHash(), running.owner())) {
                     throw new SessionNotFoundException();
                 }
                 running.session().touch();
@@ -253,7 +258,7 @@ public final class SessionManager implements AutoCloseable {
                 awaitMove(move);
                 continue;
             }
-            refuseIfNotHere(openRow(id, token));
+            refuseIfNotHere(openRow(id, key));
             java.util.concurrent.CompletableFuture<Void> back = bringBack(id);
             if (back == null) {
                 continue; // someone else brings it back, or moves it: wait for them
@@ -411,8 +416,12 @@ public final class SessionManager implements AutoCloseable {
 
     /** The stored row of an open session this token opens; anything else is {@link SessionNotFoundException}, whatever the reason. */
     private StoredSession openRow(String id, String token) {
+        return openRow(id, SessionKey.token(token));
+    }
+
+    private StoredSession openRow(String id, SessionKey key) {
         StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
-        if (stored.closedAt() != null || !Tokens.matches(token, stored.tokenHash())) {
+        if (stored.closedAt() != null || !key.opens(stored.tokenHash(), stored.client())) {
             throw new SessionNotFoundException();
         }
         return stored;

@@ -17,19 +17,23 @@ import java.util.Set;
 
 import static dev.codeinterp.server.store.generated.Tables.EVENTS;
 import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
+import static dev.codeinterp.server.store.generated.Tables.MCP_SESSIONS;
+import static dev.codeinterp.server.store.generated.Tables.MCP_SESSION_CODE_SESSIONS;
 import static dev.codeinterp.server.store.generated.Tables.NODES;
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
 /**
  * {@code copy-store}: an install's SQLite store into an empty PostgreSQL database, every row of
- * sessions (with who opened each: the key's name), cells and events, in one transaction, then
+ * sessions (with who opened each: the key's name), cells and events, and the MCP sessions (so an MCP
+ * client goes on with its id after the move), in one transaction, then
  * checked: the same counts, and every session's last seq the same on both sides. A target that holds
  * any table (ours with rows, or anyone else's) is refused before anything is written to it.
  */
 public final class StoreCopy {
     private static final int PAGE = 5000;
     /** The tables a freshly migrated, empty store has. */
-    private static final Set<String> OURS = Set.of("sessions", "executions", "events", "nodes", "flyway_schema_history");
+    private static final Set<String> OURS = Set.of("sessions", "executions", "events", "nodes", "mcp_sessions",
+            "mcp_session_code_sessions", "flyway_schema_history");
 
     /** What was copied, as checked on the target. */
     public record Copied(int sessions, int executions, int events) {
@@ -58,7 +62,8 @@ public final class StoreCopy {
                     + "): copy-store writes only into an empty database");
         }
         try (Database from = Database.open(sqliteFile); Database to = Database.open(target, sqliteFile)) {
-            int already = to.read(ctx -> ctx.fetchCount(SESSIONS) + ctx.fetchCount(EXECUTIONS) + ctx.fetchCount(EVENTS) + ctx.fetchCount(NODES));
+            int already = to.read(ctx -> ctx.fetchCount(SESSIONS) + ctx.fetchCount(EXECUTIONS) + ctx.fetchCount(EVENTS) + ctx.fetchCount(NODES)
+                    + ctx.fetchCount(MCP_SESSIONS));
             if (already > 0) {
                 throw new CopyRefusedException(target.where() + " already holds a store (" + already
                         + " rows): copy-store writes only into an empty database");
@@ -68,6 +73,8 @@ public final class StoreCopy {
                 copyAll(from, into, SESSIONS, SESSIONS.ID, null);
                 copyAll(from, into, EXECUTIONS, EXECUTIONS.ID, null);
                 copyAll(from, into, EVENTS, EVENTS.SESSION_ID, EVENTS.SEQ);
+                copyAll(from, into, MCP_SESSIONS, MCP_SESSIONS.ID, null);
+                copyWhole(from, into, MCP_SESSION_CODE_SESSIONS); // a few rows per MCP session (its client's quota bounds them)
             });
             return verify(from, to);
         }
@@ -99,6 +106,18 @@ public final class StoreCopy {
             R last = page.get(page.size() - 1);
             afterKey = last.get(key);
             afterKey2 = key2 == null ? 0 : last.get(key2);
+        }
+    }
+
+    /** Copies a small table in one go. */
+    private static <R extends TableRecord<R>> void copyWhole(Database from, DSLContext into, Table<R> table) {
+        List<Query> inserts = new ArrayList<>();
+        for (R r : from.read(ctx -> ctx.selectFrom(table).fetch())) {
+            r.changed(true);
+            inserts.add(into.insertInto(table).set(r));
+        }
+        if (!inserts.isEmpty()) {
+            into.batch(inserts).execute();
         }
     }
 

@@ -30,12 +30,12 @@ public final class McpHttp {
     }
 
     /** One HTTP answer: its status, headers and the JSON-RPC messages in its body (several when streamed). */
-    record Answer(int status, Map<String, List<String>> headers, String body, List<JsonObject> messages) {
-        JsonObject last() {
+    public record Answer(int status, Map<String, List<String>> headers, String body, List<JsonObject> messages) {
+        public JsonObject last() {
             return messages.get(messages.size() - 1);
         }
 
-        String header(String name) {
+        public String header(String name) {
             return headers.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(name))
                     .map(e -> e.getValue().get(0)).findFirst().orElse(null);
         }
@@ -52,7 +52,7 @@ public final class McpHttp {
         return this;
     }
 
-    Answer request(String method, Map<String, Object> params) {
+    public Answer request(String method, Map<String, Object> params) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("jsonrpc", "2.0");
         message.put("id", ids.incrementAndGet());
@@ -62,7 +62,7 @@ public final class McpHttp {
     }
 
     /** tools/call; the answer's last message is the JSON-RPC response. */
-    Answer call(String tool, Map<String, Object> arguments) {
+    public Answer call(String tool, Map<String, Object> arguments) {
         return request("tools/call", Map.of("name", tool, "arguments", arguments));
     }
 
@@ -79,7 +79,7 @@ public final class McpHttp {
      * tools/call with a progress token, each message handed to {@code onMessage} as it arrives on
      * the stream (progress notifications while the code runs, the response last); answers the response.
      */
-    JsonObject callStreaming(String tool, Map<String, Object> arguments, java.util.function.Consumer<JsonObject> onMessage) {
+    public JsonObject callStreaming(String tool, Map<String, Object> arguments, java.util.function.Consumer<JsonObject> onMessage) {
         Map<String, Object> message = new LinkedHashMap<>();
         message.put("jsonrpc", "2.0");
         message.put("id", ids.incrementAndGet());
@@ -114,11 +114,11 @@ public final class McpHttp {
         return exchange(base().POST(HttpRequest.BodyPublishers.ofString(body)).build());
     }
 
-    Answer delete() {
+    public Answer delete() {
         return exchange(base().DELETE().build());
     }
 
-    HttpRequest.Builder base() {
+    public HttpRequest.Builder base() {
         HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json, text/event-stream");
@@ -131,7 +131,7 @@ public final class McpHttp {
         return b;
     }
 
-    static Answer exchange(HttpRequest request) {
+    public static Answer exchange(HttpRequest request) {
         try {
             HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.headers().map(), r.body(), messages(r.body()));
@@ -159,7 +159,7 @@ public final class McpHttp {
     }
 
     /** A tool result's text content, each part on its own line. */
-    static String text(JsonObject result) {
+    public static String text(JsonObject result) {
         StringBuilder out = new StringBuilder();
         for (JsonObject c : result.objectList("content")) {
             if (c.string("type").equals("text")) {

@@ -2,32 +2,35 @@ package dev.codeinterp.server.mcp;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The SDK's UUIDs and the node-named ids clients see map one to one; what is not this node's maps to nothing. */
+/** The ids clients see name the node that began the session and carry the SDK's 16 random bytes; anything else is no id of ours. */
 class McpSessionIdsTest {
     private final McpSessionIds ids = new McpSessionIds("n2");
 
     @Test
-    void a_uuid_goes_out_as_the_node_and_its_sixteen_bytes_and_comes_back_the_same() {
+    void a_uuid_goes_out_as_the_node_and_its_sixteen_bytes() {
+        Set<String> seen = new HashSet<>();
         for (int i = 0; i < 100; i++) {
-            String uuid = UUID.randomUUID().toString();
-            String out = ids.external(uuid);
+            String out = ids.external(UUID.randomUUID().toString());
             assertThat(out).matches("n2\\.[A-Za-z0-9_-]{22}");
-            assertThat(ids.internal(out)).isEqualTo(uuid);
+            assertThat(McpSessionIds.wellFormed(out)).isTrue();
+            assertThat(seen.add(out)).isTrue();
         }
     }
 
     @Test
-    void another_nodes_id_a_bare_uuid_and_garbage_name_no_session_here() {
+    void a_bare_uuid_and_garbage_are_not_ids_of_ours() {
         String out = ids.external(UUID.randomUUID().toString());
-        assertThat(new McpSessionIds("n20").internal(out)).isNull();
-        assertThat(ids.internal("n3" + out.substring(2))).isNull();
-        assertThat(ids.internal(UUID.randomUUID().toString())).isNull();
-        assertThat(ids.internal("n2." + "*".repeat(22))).isNull();
-        assertThat(ids.internal("n2.short")).isNull();
-        assertThat(ids.internal(null)).isNull();
+        assertThat(McpSessionIds.wellFormed("n3" + out.substring(2))).isTrue(); // another node's: the store says whose
+        assertThat(McpSessionIds.wellFormed(UUID.randomUUID().toString())).isFalse();
+        assertThat(McpSessionIds.wellFormed("n2." + "*".repeat(22))).isFalse();
+        assertThat(McpSessionIds.wellFormed("n2.short")).isFalse();
+        assertThat(McpSessionIds.wellFormed("N2" + out.substring(2))).isFalse();
+        assertThat(McpSessionIds.wellFormed(null)).isFalse();
     }
 }
