@@ -34,6 +34,11 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
     @Override
     public ServletInputStream getInputStream() {
+        return streamOf(body);
+    }
+
+    /** {@code body} as a servlet's input stream, read from memory (also what {@link SdkSessions} hands the transport). */
+    static ServletInputStream streamOf(byte[] body) {
         ByteArrayInputStream in = new ByteArrayInputStream(body);
         return new ServletInputStream() {
             @Override
@@ -58,7 +63,7 @@ final class BufferedBodyRequest extends HttpServletRequestWrapper {
 
             @Override
             public void setReadListener(ReadListener listener) {
-                throw new UnsupportedOperationException("the body was read already");
+                throw new UnsupportedOperationException("the body is in memory already");
             }
         };
     }

@@ -116,8 +116,7 @@ final class McpForwarding implements AutoCloseable {
             answer = listener.get(ANSWER_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             log.warn("forwarding an MCP {} to {} failed: {}", req.getMethod(), ownerUrl, e.getCause() == null ? e : e.getCause());
-            McpGate.refuse(res, 503, "this MCP session's node cannot be reached from here now; try again");
-            res.setHeader("Retry-After", "1");
+            McpGate.retryLater(res, 1, "this MCP session's node cannot be reached from here now; try again");
             return;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

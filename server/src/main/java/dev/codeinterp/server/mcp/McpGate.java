@@ -104,8 +104,7 @@ final class McpGate extends HttpFilter {
                 route = kept == null ? null : catalog.route(kept);
             } catch (RuntimeException e) {
                 log.warn("MCP session {} could not be looked up: {}", sent, e.getMessage());
-                res.setHeader("Retry-After", "5");
-                refuse(res, 503, "this MCP session cannot be looked up now (the store is out of reach); try again");
+                retryLater(res, 5, "this MCP session cannot be looked up now (the store is out of reach); try again");
                 return;
             }
             if (kept == null) {
@@ -115,16 +114,14 @@ final class McpGate extends HttpFilter {
             }
             if (route instanceof McpSessionCatalog.Route.Elsewhere elsewhere) {
                 if (McpForwarding.hops(req) >= McpForwarding.MAX_HOPS) {
-                    res.setHeader("Retry-After", "1");
-                    refuse(res, 503, "this MCP session is moving between nodes; try again");
+                    retryLater(res, 1, "this MCP session is moving between nodes; try again");
                 } else {
                     forwarding.forward(req, res, elsewhere.url(), sent, client);
                 }
                 return;
             }
             if (route instanceof McpSessionCatalog.Route.Away away) {
-                res.setHeader("Retry-After", "5");
-                refuse(res, 503, away.why());
+                retryLater(res, 5, away.why());
                 return;
             }
             if (route instanceof McpSessionCatalog.Route.Gone) {
@@ -132,13 +129,11 @@ final class McpGate extends HttpFilter {
                 return;
             }
             if (!revive(sent, client)) { // Here: begun again, then served on the next turn
-                res.setHeader("Retry-After", "1");
-                refuse(res, 503, "this MCP session could not be resumed here now; try again");
+                retryLater(res, 1, "this MCP session could not be resumed here now; try again");
                 return;
             }
         }
-        res.setHeader("Retry-After", "1");
-        refuse(res, 503, "this MCP session is moving; try again");
+        retryLater(res, 1, "this MCP session is moving; try again");
     }
 
     /** A request that names no MCP session: an {@code initialize} (kept with the session it begins), or one the transport refuses. */
@@ -207,6 +202,12 @@ final class McpGate extends HttpFilter {
         } catch (RuntimeException e) {
             return UNKNOWN_CLIENT; // not JSON, or not an object: the transport answers it
         }
+    }
+
+    /** 503 with Retry-After: the session is there, but cannot be served this moment (moving, its node or the store out of reach). */
+    static void retryLater(HttpServletResponse res, int seconds, String message) throws IOException {
+        res.setHeader("Retry-After", String.valueOf(seconds));
+        refuse(res, 503, message);
     }
 
     static void refuse(HttpServletResponse res, int status, String message) throws IOException {

@@ -2,13 +2,11 @@ package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.model.json.Json;
 import dev.codeinterp.server.cluster.McpSessionCatalog;
-import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Proxy;
@@ -89,33 +87,7 @@ final class SdkSessions {
 
     /** A request with only what the transport reads: method, path, headers, body, the authenticated client. */
     private HttpServletRequest request(String method, Map<String, String> headers, byte[] body, Object client) {
-        ByteArrayInputStream in = new ByteArrayInputStream(body);
-        ServletInputStream stream = new ServletInputStream() {
-            @Override
-            public int read() {
-                return in.read();
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) {
-                return in.read(b, off, len);
-            }
-
-            @Override
-            public boolean isFinished() {
-                return in.available() == 0;
-            }
-
-            @Override
-            public boolean isReady() {
-                return true;
-            }
-
-            @Override
-            public void setReadListener(ReadListener listener) {
-                throw new UnsupportedOperationException();
-            }
-        };
+        ServletInputStream stream = BufferedBodyRequest.streamOf(body);
         Map<String, String> byName = new LinkedHashMap<>();
         headers.forEach((k, v) -> byName.put(k.toLowerCase(java.util.Locale.ROOT), v));
         return (HttpServletRequest) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {HttpServletRequest.class},
