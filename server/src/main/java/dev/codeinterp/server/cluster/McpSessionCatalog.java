@@ -118,8 +118,7 @@ public final class McpSessionCatalog {
         }
         StoredNode holder = nodes.find(kept.node()).orElse(null);
         long heardSince = System.currentTimeMillis() - settings.lossAfter().toMillis();
-        if (holder != null && (StoredNode.ACTIVE.equals(holder.state()) || StoredNode.DRAINING.equals(holder.state()))
-                && holder.heartbeatAt() >= heardSince && holder.url() != null) {
+        if (holder != null && holder.takesRequests() && holder.heartbeatAt() >= heardSince && holder.url() != null) {
             return new Route.Elsewhere(holder.id(), holder.url());
         }
         if (rows.codeSessionsAway(kept.id(), me.id()) == 0) {

@@ -95,7 +95,7 @@ public final class NodeRegistry implements AutoCloseable {
         return nodes.ownerOf(sessionId)
                 .filter(o -> dev.codeinterp.server.session.Tokens.matches(token, o.tokenHash()))
                 .filter(o -> o.sessionLost() == null && !o.node().id().equals(me.id()))
-                .filter(o -> StoredNode.ACTIVE.equals(o.node().state()) || StoredNode.DRAINING.equals(o.node().state()))
+                .filter(o -> o.node().takesRequests())
                 .map(o -> o.node().url());
     }
 

@@ -7,4 +7,9 @@ public record StoredNode(String id, String url, String runtime, int capacity, in
     public static final String DRAINING = "draining";
     public static final String STOPPED = "stopped";
     public static final String LOST = "lost";
+
+    /** Whether its state lets it serve requests: active, or draining (it still serves the sessions it holds). */
+    public boolean takesRequests() {
+        return ACTIVE.equals(state) || DRAINING.equals(state);
+    }
 }
