@@ -1,6 +1,7 @@
 package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionMoves;
 import dev.codeinterp.server.session.Tokens;
 import dev.codeinterp.server.store.NodeRepository;
 import dev.codeinterp.server.store.StoredNode;
@@ -43,7 +44,7 @@ public final class SessionHandover {
     }
 
     /** Sends session {@code id}'s {@code folder} to {@code to}; returns once its row is {@code to}'s, else throws. */
-    void send(StoredNode to, String id, SessionManager.Folder folder, boolean wasRunning) {
+    void send(StoredNode to, String id, SessionMoves.Folder folder, boolean wasRunning) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(to.url() + PATH.replace("{id}", id)))
                 .timeout(Duration.ofMinutes(5))
                 .header(FROM, me.id())
@@ -80,7 +81,7 @@ public final class SessionHandover {
                 || !NodeProof.verify(nodes, from, what(id), proof, System.currentTimeMillis())) {
             return Outcome.NOT_A_NODE;
         }
-        return sessions.arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
+        return sessions.moves().arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
     }
 
     public enum Outcome { TAKEN, NOT_A_NODE, NOT_ITS_TO_GIVE }

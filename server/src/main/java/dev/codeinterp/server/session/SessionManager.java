@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -49,7 +48,7 @@ public final class SessionManager implements AutoCloseable {
     private final ExecutionLimits limits;
     private final CellLimits cellLimits;
     private final String runtime;
-    private final Map<String, Live> live = new ConcurrentHashMap<>();
+    private final LiveSessions live;
     private final Admission admission;
     private final FileLinks links;
     private final ServerMetrics metrics;
@@ -60,8 +59,8 @@ public final class SessionManager implements AutoCloseable {
     private final Forks forks;
     private final Duration suspendAfter;
     private final Duration idleTtl;
-    /** Sessions being suspended or brought back: who asks for one waits for its move to end. */
-    private final Map<String, java.util.concurrent.CompletableFuture<Void>> moving = new ConcurrentHashMap<>();
+    private final SessionTransitions transitions = new SessionTransitions();
+    private final SessionMoves moves;
     private final java.util.concurrent.ExecutorService bringingBack = java.util.concurrent.Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "session-resume");
         t.setDaemon(true);
@@ -80,6 +79,7 @@ public final class SessionManager implements AutoCloseable {
         this.activity = activity;
         this.installs = installs;
         this.admission = admission;
+        this.live = new LiveSessions(admission);
         this.links = links;
         this.metrics = metrics;
         this.pool = pool;
@@ -93,9 +93,10 @@ public final class SessionManager implements AutoCloseable {
         this.forks = new Forks(suspend.folder(), pool, workspaces, forkStore);
         this.suspendAfter = suspend.after();
         this.idleTtl = idleTtl;
+        this.moves = new SessionMoves(live, transitions, suspensions, sessions, workspaces, this::keepsVariables, this::bringBack);
         // asked on every beat, not once: an engine that was down at start may checkpoint later
         this.reaper = new IdleReaper(() -> keepsVariables() ? suspendAfter : idleTtl,
-                () -> live.values().stream().map(Live::session).toList(), this::idleFor, this::evictSuspended);
+                live::sessions, this::idleFor, this::evictSuspended);
     }
 
     /** What becomes of idle sessions here: suspended with their variables after a while, or closed (and why). */
@@ -133,7 +134,7 @@ public final class SessionManager implements AutoCloseable {
     public java.util.Set<String> start(Duration reapInterval, boolean adoptSandboxes) {
         Map<String, SessionAdoption.Adopted> adopted = adoptSandboxes
                 ? new SessionAdoption(sessions, executions, pool, workspaces).adoptAll() : Map.of();
-        adopted.forEach((id, a) -> live.put(id, adopt(a)));
+        adopted.values().forEach(this::adopt);
         CrashRecovery.interruptUnfinished(executions, eventLog, sessions.node(), adopted.keySet());
         suspensions.sweep();
         int removed = workspaces.retainOnly(sessions.openWorkspaces());
@@ -145,14 +146,12 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /** A session whose sandbox, left running by the previous process, is attached again: it goes on where it was. */
-    private Live adopt(SessionAdoption.Adopted a) {
+    private void adopt(SessionAdoption.Adopted a) {
         StoredSession stored = a.stored();
         Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), a.sandbox().workspace(), null);
         session.adopt(a.sandbox(), a.runningCell(), cellLimits.defaultTimeout(), a.waitingCells());
         session.start(false);
-        String owner = stored.client() == null ? "unknown" : stored.client();
-        admission.count(owner);
-        return new Live(session, stored.tokenHash(), owner);
+        live.back(stored, session);
     }
 
     /**
@@ -186,13 +185,13 @@ public final class SessionManager implements AutoCloseable {
             }
             session = newSession(id, 0, null, warm);
             warm = null; // the session owns it now, and closes it if it fails to start
-            live.put(id, new Live(session, tokenHash, client.id()));
+            live.admitted(session, tokenHash, client.id());
             session.start(true);
             ticket.created();
             return new Created(session, token);
         } catch (RuntimeException e) {
             ticket.abandon();
-            live.remove(id);
+            live.forget(id);
             if (!(e instanceof HistoryUnavailableException || e instanceof LimitExceededException)) {
                 sessions.markClosed(id, now);
             }
@@ -208,13 +207,6 @@ public final class SessionManager implements AutoCloseable {
 
     public Admission admission() {
         return admission;
-    }
-
-    /**
-     * A session with a worker: its token hash, so a request to it is checked without a database read,
-     * and the client its place counts against.
-     */
-    private record Live(Session session, String tokenHash, String owner) {
     }
 
     /** The client's quota and MAX_SESSIONS, as the store counts them across every node. */
@@ -245,17 +237,15 @@ public final class SessionManager implements AutoCloseable {
             if (tries > 8) { // brought back, and gone again before this caller could use it, each time
                 throw new IllegalStateException("session " + id + " closed each time it was brought back");
             }
-            Live running = live.get(id);
-            if (running != null && !running.session().closed()) {
+            LiveSessions.Live running = live.running(id);
+            if (running != null) {
                 if (!key.opens(running.tokenHash(), running.owner())) {
                     throw new SessionNotFoundException();
                 }
                 running.session().touch();
                 return running.session();
             }
-            java.util.concurrent.CompletableFuture<Void> move = moving.get(id);
-            if (move != null) {
-                awaitMove(move);
+            if (transitions.awaitAny(id)) {
                 continue;
             }
             refuseIfNotHere(openRow(id, key));
@@ -283,117 +273,36 @@ public final class SessionManager implements AutoCloseable {
      * caller already brings it back or moves it.
      */
     private java.util.concurrent.CompletableFuture<Void> bringBack(String id) {
-        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
-        if (moving.putIfAbsent(id, mine) != null) {
+        SessionTransitions.Transition back = transitions.begin(id);
+        if (back == null) {
             return null;
         }
         bringingBack.execute(() -> {
-            RuntimeException failure = null;
             try {
-                if (live.get(id) == null || live.get(id).session().closed()) {
-                    StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the move
+                if (live.running(id) == null) {
+                    StoredSession now = sessions.find(id).orElseThrow(SessionNotFoundException::new); // as of holding the transition
                     if (now.closedAt() != null) {
                         throw new SessionNotFoundException();
                     }
                     refuseIfNotHere(now); // moved away meanwhile
-                    live.put(id, now.suspended() ? resume(now) : revive(now));
+                    if (now.suspended()) {
+                        resume(now);
+                    } else {
+                        revive(now);
+                    }
                 }
             } catch (RuntimeException e) {
-                failure = e;
+                back.fail(e);
             } finally {
-                moving.remove(id, mine);
-            }
-            if (failure == null) {
-                mine.complete(null);
-            } else {
-                mine.completeExceptionally(failure);
+                back.close();
             }
         });
-        return mine;
+        return back.ended();
     }
 
-    /**
-     * Moves this node's session {@code id} to another: written to disk as a suspension writes it (a
-     * live one once the cells it accepted are done; it takes no new one meanwhile), with its variables
-     * where this runtime can checkpoint, else its files only ({@code filesOnlyWhy} is then what its
-     * next cell says); then {@code handOver} sends its folder, and the other node takes its row.
-     * Callers wait for the move, then find it on its new node. False when it stays here: it is not this
-     * node's to move now (busy being brought back, closed, lost), or the hand-over failed (it is then
-     * suspended here, to be moved again or resumed here).
-     */
-    public boolean moveOut(String id, String filesOnlyWhy, HandOver handOver) {
-        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
-        if (moving.putIfAbsent(id, mine) != null) {
-            return false;
-        }
-        try {
-            Live entry = live.get(id);
-            if (entry != null && !entry.session().closed()) {
-                Session session = entry.session();
-                long lastActive = session.lastActivity();
-                boolean keeps = keepsVariables();
-                Session.await(session.leave((sandbox, workspace) -> keeps ? suspensions.park(id, sandbox, workspace, lastActive)
-                        : suspensions.parkFilesOnly(id, sandbox, workspace, lastActive, filesOnlyWhy)), "moved");
-                if (live.remove(id, entry)) {
-                    admission.release(entry.owner());
-                }
-            }
-            StoredSession stored = sessions.find(id).orElse(null);
-            if (stored == null || !stored.suspendedOn(sessions.node())) {
-                return false;
-            }
-            java.nio.file.Path folder = suspensions.packed(stored);
-            handOver.send(id, () -> dev.codeinterp.server.files.TarStream.of(folder), entry != null);
-            suspensions.discard(id);
-            if (stored.workspace() != null) {
-                workspaces.discard(stored.workspace()); // a plain-folder workspace went as an archive
-            }
-            return true;
-        } catch (RuntimeException e) {
-            log.warn("session {} could not be moved: {}", id, e.getMessage());
-            return false;
-        } finally {
-            moving.remove(id, mine);
-            mine.complete(null);
-        }
-    }
-
-    /**
-     * Sends a suspended session's folder (opened as one tar stream, on each try) to the node that
-     * takes it; returns once that node's row says so, else throws.
-     */
-    @FunctionalInterface
-    public interface HandOver {
-        void send(String sessionId, Folder folder, boolean wasRunning);
-    }
-
-    /** A session's folder as a tar stream, opened when the sender is ready to send it. */
-    @FunctionalInterface
-    public interface Folder {
-        java.io.InputStream open() throws java.io.IOException;
-    }
-
-    /**
-     * Takes session {@code id}, suspended on node {@code from} and sent as the tar {@code folder}: its
-     * folder here, then its row this node's (once: a session handed over twice, or closed meanwhile,
-     * is refused and nothing of it is kept). With {@code wasRunning}, it is brought back at once, as
-     * its users were just using it. False when the row was not {@code from}'s to give.
-     */
-    public boolean arrive(String id, String from, java.io.InputStream folder, long maxBytes, boolean wasRunning) {
-        StoredSession stored = sessions.find(id).orElse(null);
-        if (stored == null || !stored.suspendedOn(from) || live.containsKey(id) || moving.containsKey(id)) {
-            return false; // nothing is written for a session that is not the sender's to give
-        }
-        suspensions.receive(id, folder, maxBytes);
-        if (!sessions.takeOver(id, from)) {
-            suspensions.discard(id);
-            return false;
-        }
-        log.info("session {} arrived from node {}", id, from);
-        if (wasRunning) {
-            bringBack(id);
-        }
-        return true;
+    /** Sessions leaving for another node and arriving from one. */
+    public SessionMoves moves() {
+        return moves;
     }
 
     /**
@@ -437,28 +346,14 @@ public final class SessionManager implements AutoCloseable {
         }
     }
 
-    /** Waits for another caller's suspend or resume of the session; whatever came of it, the caller looks again. */
-    private static void awaitMove(java.util.concurrent.CompletableFuture<Void> move) {
-        try {
-            move.get(5, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the session was suspended or resumed", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            // that caller hears why; this one tries for itself
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the session's suspend or resume did not end", e);
-        }
-    }
-
     /**
      * What {@code GET /api/v1/sessions/{id}} says: running or suspended, created and last used.
      * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
      */
     public dev.codeinterp.model.rest.SessionState describe(String id, String token) {
         StoredSession stored = openRow(id, token);
-        Live running = live.get(id);
-        if (running != null && !running.session().closed() || !stored.suspended()) {
+        LiveSessions.Live running = live.running(id);
+        if (running != null || !stored.suspended()) {
             long lastActive = running != null ? running.session().lastActivity() : stored.createdAt();
             return new dev.codeinterp.model.rest.SessionState(id, stored.runtime(), dev.codeinterp.model.rest.SessionState.RUNNING,
                     stored.createdAt(), lastActive);
@@ -477,31 +372,26 @@ public final class SessionManager implements AutoCloseable {
         if (!suspensions.support().supported()) {
             throw new CheckpointUnavailableException("this server cannot suspend sessions: " + suspensions.support().why());
         }
-        java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
-        if (moving.putIfAbsent(session.id(), mine) != null) {
+        SessionTransitions.Transition suspension = transitions.begin(session.id());
+        if (suspension == null) {
             throw new SessionBusyException();
         }
-        try {
-            Live entry = live.get(session.id());
+        try (suspension) {
+            LiveSessions.Live entry = live.get(session.id());
             if (entry == null || entry.session() != session) {
                 return; // already suspended or closed
             }
             long lastActive = session.lastActivity();
             Session.await(session.suspend((sandbox, workspace) -> suspensions.park(session.id(), sandbox, workspace, lastActive)),
                     "suspended");
-            if (live.remove(session.id(), entry)) {
-                admission.release(entry.owner());
-            }
+            live.release(entry);
             suspensions.evict(System.currentTimeMillis());
-        } finally {
-            moving.remove(session.id(), mine);
-            mine.complete(null);
         }
     }
 
     /** Who owns the session, for quotas: its client's id. */
     public String owner(Session session) {
-        Live entry = live.get(session.id());
+        LiveSessions.Live entry = live.get(session.id());
         if (entry == null || entry.session() != session) {
             throw new SessionNotFoundException();
         }
@@ -538,7 +428,7 @@ public final class SessionManager implements AutoCloseable {
         if (forked.sandbox() != null) {
             session.adopt(forked.sandbox(), null, cellLimits.defaultTimeout(), List.of());
         }
-        live.put(id, new Live(session, tokenHash, owner.id()));
+        live.admitted(session, tokenHash, owner.id());
         session.start(false);
         ticket.created();
         log.info("session {} forked from {}", id, source.id());
@@ -558,7 +448,7 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /** A suspended session brought back: its files, its interpreter from disk when kept, and a {@code resumed} event. */
-    private Live resume(StoredSession stored) {
+    private void resume(StoredSession stored) {
         long t0 = System.nanoTime();
         Suspensions.Resumed back = suspensions.resume(stored);
         Session session = newSession(stored.id(), eventLog.lastSeq(stored.id()), back.workspace(), null);
@@ -571,13 +461,11 @@ public final class SessionManager implements AutoCloseable {
         if (back.sandbox() != null) {
             session.resumed((System.nanoTime() - t0) / 1_000_000);
         }
-        String owner = stored.client() == null ? "unknown" : stored.client();
-        admission.count(owner);
-        return new Live(session, stored.tokenHash(), owner);
+        live.back(stored, session);
     }
 
     /** A session of an earlier process: its workspace (files kept unless the host rebooted) and a fresh interpreter. */
-    private Live revive(StoredSession stored) {
+    private void revive(StoredSession stored) {
         Workspace workspace;
         if (stored.workspace() != null) {
             workspace = workspaces.open(stored.workspace());
@@ -591,9 +479,7 @@ public final class SessionManager implements AutoCloseable {
                     + "or the sandbox stopped): its variables are gone, its files are kept");
         }
         session.start(false);
-        String owner = stored.client() == null ? "unknown" : stored.client();
-        admission.count(owner);
-        return new Live(session, stored.tokenHash(), owner);
+        live.back(stored, session);
     }
 
     /** {@code first}: a warm sandbox already taken for this session, used for its first interpreter, or null. */
@@ -621,10 +507,7 @@ public final class SessionManager implements AutoCloseable {
 
     /** Ends the session: its interpreter and its workspace with every file in it. */
     public void close(Session session) {
-        Live entry = live.get(session.id());
-        if (entry != null && entry.session() == session && live.remove(session.id(), entry)) {
-            admission.release(entry.owner());
-        }
+        live.release(session);
         session.close();
         sessions.markClosed(session.id(), System.currentTimeMillis());
         destroyWorkspace(session);
@@ -688,7 +571,7 @@ public final class SessionManager implements AutoCloseable {
      * who ended the cell in the store): the caller hears why at once, not when its wait runs out.
      */
     private void refuseIfDropped(Session session) {
-        if (session.closed() && live.get(session.id()) == null && !moving.containsKey(session.id())) {
+        if (session.closed() && live.get(session.id()) == null && !transitions.underway(session.id())) {
             StoredSession stored = sessions.find(session.id()).orElse(null);
             if (stored != null && stored.lost() != null) {
                 throw new SessionLostException(stored.lost());
@@ -702,10 +585,7 @@ public final class SessionManager implements AutoCloseable {
      * request goes on there) or, when it stayed, that it was suspended here ({@code closed} as it was).
      */
     private RuntimeException whereItWent(String id, SessionClosedException closed) {
-        java.util.concurrent.CompletableFuture<Void> move = moving.get(id);
-        if (move != null) {
-            awaitMove(move);
-        }
+        transitions.awaitAny(id);
         StoredSession stored = sessions.find(id).orElse(null);
         if (stored != null && stored.closedAt() == null) {
             try {
@@ -760,8 +640,8 @@ public final class SessionManager implements AutoCloseable {
     public void close() {
         reaper.close();
         bringingBack.shutdown();
-        for (Session s : live.values().stream().map(Live::session).toList()) {
-            live.remove(s.id());
+        for (Session s : live.sessions()) {
+            live.forget(s.id());
             s.detach();
         }
     }
@@ -782,10 +662,8 @@ public final class SessionManager implements AutoCloseable {
      * its sandbox is removed, storing nothing, so nothing is owned twice.
      */
     public void disowned() {
-        for (Live l : live.values().stream().toList()) {
-            if (live.remove(l.session().id(), l)) {
-                admission.release(l.owner());
-            }
+        for (LiveSessions.Live l : live.all()) {
+            live.release(l);
             l.session().drop();
         }
     }
@@ -793,8 +671,8 @@ public final class SessionManager implements AutoCloseable {
     /** The server stops for good (its data directory is discarded): every session's sandbox is removed. */
     public void closeRemovingSandboxes() {
         reaper.close();
-        for (Session s : live.values().stream().map(Live::session).toList()) {
-            live.remove(s.id());
+        for (Session s : live.sessions()) {
+            live.forget(s.id());
             s.close();
         }
     }
