@@ -13,12 +13,14 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Dependencies point down only (api → cluster → session → sandbox/files/store → config), no package cycles,
  * metrics fed by all and depending on none of ours but config; Docker only in
- * sandbox, SQL only in store, HTTP only in api (and mcp, its sibling); config depends on nothing.
+ * sandbox, SQL only in store, HTTP only in api (and mcp, its sibling, and the forwarding both use); config depends on nothing.
  */
 class ArchitectureTest {
     private static final String API = "dev.codeinterp.server.api..";
     /** The MCP endpoint is a handler like those of api: the same layer, the same rules. */
     private static final String MCP = "dev.codeinterp.server.mcp..";
+    /** Requests sent on to the node that holds their session: used by api and mcp alike. */
+    private static final String FORWARDING = "dev.codeinterp.server.forwarding..";
     /** The assistant loop: called by api, drives sessions like a person would. */
     private static final String ASSISTANT = "dev.codeinterp.server.assistant..";
     /** This node among the others sharing the store: used by api (routing, health), uses the store. */
@@ -40,7 +42,7 @@ class ArchitectureTest {
     void layers_depend_only_on_the_layers_below() {
         layeredArchitecture().consideringOnlyDependenciesInLayers().withOptionalLayers(true)
                 .layer("Main").definedBy("dev.codeinterp.server")
-                .layer("Api").definedBy(API, MCP)
+                .layer("Api").definedBy(API, MCP, FORWARDING)
                 .layer("Assistant").definedBy(ASSISTANT)
                 .layer("Cluster").definedBy(CLUSTER)
                 .layer("Session").definedBy(SESSION)
@@ -114,7 +116,7 @@ class ArchitectureTest {
 
     @Test
     void only_the_api_speaks_http() {
-        noClasses().that().resideOutsideOfPackages(API, MCP)
+        noClasses().that().resideOutsideOfPackages(API, MCP, FORWARDING)
                 .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
                 .check(SERVER);
     }

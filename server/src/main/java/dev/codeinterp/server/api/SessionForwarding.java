@@ -1,25 +1,14 @@
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.server.cluster.NodeRegistry;
+import dev.codeinterp.server.forwarding.HttpForwarder;
 import dev.codeinterp.server.session.SessionElsewhereException;
 import io.javalin.http.Context;
-import org.eclipse.jetty.client.HttpClient;
-import org.eclipse.jetty.client.InputStreamRequestContent;
-import org.eclipse.jetty.client.InputStreamResponseListener;
-import org.eclipse.jetty.client.Request;
-import org.eclipse.jetty.client.Response;
-import org.eclipse.jetty.http.HttpField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.Locale;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 
@@ -36,25 +25,16 @@ import java.util.Set;
 final class SessionForwarding {
     private static final Logger log = LoggerFactory.getLogger(SessionForwarding.class);
     /** Set on a forwarded request: the node that sent it on. Such a request is answered where it lands. */
-    static final String FORWARDED = "X-CodeInterp-Forwarded-By";
+    static final String FORWARDED = HttpForwarder.FORWARDED_BY;
     private static final String PREFIX = "/api/v1/sessions/";
-    /** RFC 9110's connection-specific fields, and the length the client and server each set for their own leg. */
-    private static final Set<String> NOT_FORWARDED = Set.of("connection", "keep-alive", "proxy-connection", "proxy-authenticate",
-            "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "content-length", "expect", "http2-settings");
+    /** The longest a synchronous cell may take, with room to spare; a download as long. */
+    private static final Duration WAIT = Duration.ofMinutes(15);
 
     private final NodeRegistry node;
-    private final HttpClient client = new HttpClient();
+    private final HttpForwarder forwarder = new HttpForwarder("a session's request", WAIT, WAIT);
 
     SessionForwarding(NodeRegistry node) {
         this.node = node;
-        client.setConnectTimeout(5_000);
-        client.setFollowRedirects(false);
-        client.setUserAgentField(null); // the caller's own goes on
-        try {
-            client.start();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot start the HTTP client that forwards to other nodes", e);
-        }
     }
 
     /** A Javalin before-handler: forwards the request and skips ours when the session is another node's. */
@@ -109,60 +89,13 @@ final class SessionForwarding {
 
     /** {@code readBody}: the body a handler already read, or null to stream it from the request. */
     private void forward(Context ctx, String ownerUrl, byte[] readBody) throws IOException, InterruptedException {
-        String query = ctx.queryString();
-        Request request = client.newRequest(URI.create(ownerUrl + ctx.path() + (query == null ? "" : "?" + query)))
-                .method(ctx.method().name())
-                .timeout(15, TimeUnit.MINUTES)
-                .headers(headers -> {
-                    for (String name : java.util.Collections.list(ctx.req().getHeaderNames())) {
-                        if (!NOT_FORWARDED.contains(name.toLowerCase(Locale.ROOT)) && !name.equalsIgnoreCase(FORWARDED)) {
-                            for (String value : java.util.Collections.list(ctx.req().getHeaders(name))) {
-                                headers.add(name, value); // Host included: the owner applies our browser-access rules to it
-                            }
-                        }
-                    }
-                    headers.put(FORWARDED, node.id());
-                });
-        long length = ctx.req().getContentLengthLong();
-        if (readBody != null) {
-            if (readBody.length > 0) {
-                request.body(new org.eclipse.jetty.client.BytesRequestContent(ctx.header("Content-Type"), readBody));
-            }
-        } else if (length > 0 || length < 0 && ctx.header("Transfer-Encoding") != null) {
-            request.body(new InputStreamRequestContent(ctx.header("Content-Type"), ctx.req().getInputStream()));
-        }
-        InputStreamResponseListener listener = new InputStreamResponseListener();
-        request.send(listener);
-        Response answer;
-        try {
-            answer = listener.get(15, TimeUnit.MINUTES);
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("forwarding {} {} to {} failed: {}", ctx.method(), ctx.path(), ownerUrl, e.getCause() == null ? e : e.getCause());
+        if (!forwarder.forward(ctx.req(), ctx.res(), ownerUrl, Set.of(), headers -> headers.put(FORWARDED, node.id()), readBody)) {
             ApiErrors.unavailable(ctx, "this session's node cannot be reached from here now; try again", 1);
-            return;
-        }
-        ctx.status(answer.getStatus());
-        Set<String> replaced = new java.util.HashSet<>(); // the owner's value wins over ours (X-CodeInterp-Node, CSP)
-        for (HttpField field : answer.getHeaders()) {
-            if (!NOT_FORWARDED.contains(field.getLowerCaseName())) {
-                if (replaced.add(field.getLowerCaseName())) {
-                    ctx.res().setHeader(field.getName(), field.getValue());
-                } else {
-                    ctx.res().addHeader(field.getName(), field.getValue());
-                }
-            }
-        }
-        try (InputStream in = listener.getInputStream(); OutputStream out = ctx.res().getOutputStream()) {
-            in.transferTo(out);
         }
     }
 
     void close() {
-        try {
-            client.stop();
-        } catch (Exception e) {
-            log.debug("stopping the forwarding client", e);
-        }
+        forwarder.close();
     }
 
     private static boolean isWebSocket(Context ctx) {
