@@ -51,6 +51,7 @@
 # own thread; REST_CLIENT=jdk sends every user's cells through one shared JDK HttpClient, whose
 # hand-offs cost the two cores ~3x the CPU per request (the roundtrip scenario shows both).
 # KEEP_SERVER_LOG=/path/prefix keeps each scenario's server log as /path/prefix.<scenario>.
+# QUIET_LOAD (1.5): each part waits (up to 5 min) for the 1-minute load average to fall to it; "off" skips that.
 # Deadlines: CREATE_DEADLINE (180 s, busy creates), IDLE_DEADLINE (900 s, idle creates).
 # BENCH_API_KEY: sent with creates, for when CODEINTERP_API_KEYS in the environment makes the servers require keys.
 # CODEINTERP_IMAGE picks the image (default: the one sandbox-images/build-image.sh builds);
@@ -156,9 +157,22 @@ store_settings() {
 }
 
 # run_scenario NAME LABEL CLIENT_SCENARIO DEADLINE_SECONDS [CODEINTERP_X=value ...]
+# Waits (up to 5 min) until the 1-minute load average is at most QUIET_LOAD (1.5; "off" skips it): a
+# part that starts in the tail of the one before (200 sandboxes being removed) measures that tail too,
+# and with DATABASE=both it was always PostgreSQL's part that did.
+wait_for_quiet() {
+  [ "${QUIET_LOAD:-1.5}" != off ] || return 0
+  local t0=$SECONDS
+  while [ $((SECONDS - t0)) -lt 300 ] && awk -v max="${QUIET_LOAD:-1.5}" '{ exit !($1 > max) }' /proc/loadavg; do
+    sleep 5
+  done
+  echo "# waited $((SECONDS - t0)) s for the load average to fall to ${QUIET_LOAD:-1.5}: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
 run_scenario() {
   local name=$1 label=$2 client=$3 deadline=$4
   shift 4
+  wait_for_quiet
   data=$(mktemp -d /tmp/codeinterp-bench.XXXXXX)
   local port
   port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

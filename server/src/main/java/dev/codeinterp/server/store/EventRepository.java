@@ -3,12 +3,10 @@ package dev.codeinterp.server.store;
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.wire.WireCodec;
-import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 import static dev.codeinterp.server.store.generated.Tables.EVENTS;
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
@@ -46,55 +44,43 @@ public final class EventRepository {
      * session's runner's lines are now stored (the events may be none: lines that said nothing to keep).
      *
      * <p>{@code lastSeqSeen} is the session's last seq as this caller last stored it (or {@link #UNKNOWN}).
-     * The bump then only takes when the row still says so, and the whole write goes to the database
-     * at once (one round trip to PostgreSQL, where asking for the numbers first is a second); when
-     * another writer has stored events since, the bump takes no row, the write is rolled back and
-     * made again the slow way, numbered from the row.
+     * The write is then numbered from it without asking the row, and checks itself: the bump sets the
+     * row's seq to null, which its column refuses, unless the row still says {@code lastSeqSeen}, and
+     * events of a session the store does not have break their key to it. So it needs no answer before
+     * its commit, and goes to PostgreSQL with it in one round trip ({@link StoreWriter#writeSteps}).
+     * When another writer has stored events since, it is refused, and made again the slow way,
+     * numbered from the row.
      */
     public List<SessionEvent> record(String sessionId, List<NewEvent> batch, long runnerLines, long lastSeqSeen) {
         StoreWriter writer = db.writer();
-        List<SessionEvent> numbered = new ArrayList<>(batch.size());
-        boolean[] askRow = {lastSeqSeen == UNKNOWN};
-        boolean[] guessFailed = {false};
-        Consumer<DSLContext> work = ctx -> {
-            numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
-            if (batch.isEmpty()) {
-                if (runnerLines >= 0) {
-                    writer.run(RUNNER_LINES, runnerLines, sessionId);
-                }
-                return;
+        Long lines = runnerLines >= 0 ? runnerLines : null;
+        if (batch.isEmpty()) {
+            if (lines != null) {
+                writer.writeSteps(List.of(new StoreWriter.Step(RUNNER_LINES, lines, sessionId)));
             }
-            Long lines = runnerLines >= 0 ? runnerLines : null;
+            return List.of();
+        }
+        if (lastSeqSeen != UNKNOWN) {
+            List<SessionEvent> numbered = new ArrayList<>(batch.size());
             List<StoreWriter.Step> steps = new ArrayList<>();
-            if (askRow[0]) {
-                long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), lines, sessionId)
-                        .orElseThrow(() -> new StoreException("no session " + sessionId, null));
-                number(sessionId, batch, last - batch.size(), numbered, steps);
-                writer.runAll(steps);
-                return;
-            }
-            steps.add(new StoreWriter.Step(BUMP_LAST_SEQ_FROM, (long) batch.size(), lines, sessionId, lastSeqSeen));
+            steps.add(new StoreWriter.Step(BUMP_LAST_SEQ_FROM, lastSeqSeen, (long) batch.size(), lines, sessionId));
             number(sessionId, batch, lastSeqSeen, numbered, steps);
             try {
-                if (writer.runAll(steps)[0] != 1) {
-                    throw new StoreException("session " + sessionId + " is not at seq " + lastSeqSeen, null);
-                }
-            } catch (StoreException e) {
-                // numbered wrong (its events may have hit stored ones' keys) or no such session: once more, from the row
-                guessFailed[0] = true;
-                askRow[0] = true;
-                throw e;
+                writer.writeSteps(steps);
+                return numbered;
+            } catch (WriteRefusedException e) {
+                // numbered wrong (the row is past lastSeqSeen) or no such session: once more, from the row
             }
-        };
-        try {
-            writer.write(work);
-        } catch (StoreException e) {
-            if (!guessFailed[0]) {
-                throw e;
-            }
-            guessFailed[0] = false;
-            writer.write(work);
         }
+        List<SessionEvent> numbered = new ArrayList<>(batch.size());
+        writer.write(ctx -> {
+            numbered.clear(); // the writer runs a write again when the database dropped its connection before the commit
+            List<StoreWriter.Step> steps = new ArrayList<>();
+            long last = writer.runForNumber(BUMP_LAST_SEQ, (long) batch.size(), lines, sessionId)
+                    .orElseThrow(() -> new StoreException("no session " + sessionId, null));
+            number(sessionId, batch, last - batch.size(), numbered, steps);
+            writer.runAll(steps);
+        });
         return numbered;
     }
 
@@ -118,12 +104,15 @@ public final class EventRepository {
             .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID)))
             .returning(SESSIONS.LAST_SEQ));
 
-    /** As {@link #BUMP_LAST_SEQ}, only when the row is at the given seq, and answering how many rows took it. */
+    /**
+     * As {@link #BUMP_LAST_SEQ} when the row is at the given seq (the first value); otherwise it sets the
+     * seq to null, which the column refuses: the write fails in the database, with no answer to look at.
+     */
     private static final PreparedWrite BUMP_LAST_SEQ_FROM = new PreparedWrite(ctx -> ctx.update(SESSIONS)
-            .set(SESSIONS.LAST_SEQ, SESSIONS.LAST_SEQ.plus(DSL.param(SESSIONS.LAST_SEQ)))
+            .set(SESSIONS.LAST_SEQ, DSL.when(SESSIONS.LAST_SEQ.eq(DSL.param(SESSIONS.LAST_SEQ)),
+                    SESSIONS.LAST_SEQ.plus(DSL.param(SESSIONS.LAST_SEQ))))
             .set(SESSIONS.SANDBOX_LINES, DSL.coalesce(DSL.param(SESSIONS.SANDBOX_LINES), SESSIONS.SANDBOX_LINES))
-            .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID)))
-            .and(SESSIONS.LAST_SEQ.eq(DSL.param(SESSIONS.LAST_SEQ))));
+            .where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));
 
     private static final PreparedWrite RUNNER_LINES = new PreparedWrite(ctx -> ctx.update(SESSIONS)
             .set(SESSIONS.SANDBOX_LINES, DSL.param(SESSIONS.SANDBOX_LINES)).where(SESSIONS.ID.eq(DSL.param(SESSIONS.ID))));

@@ -29,6 +29,8 @@ final class PreparedStatements implements AutoCloseable {
     private final Connection connection;
     private final DSLContext ctx;
     private final Map<PreparedWrite, Prepared> single = new IdentityHashMap<>();
+    /** Each statement's SQL, rendered once: rendering is what preparing a statement of several costs most here. */
+    private final Map<PreparedWrite, PreparedWrite.Rendered> rendered = new IdentityHashMap<>();
     private final Map<List<PreparedWrite>, Prepared> composed = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<List<PreparedWrite>, Prepared> eldest) {
@@ -49,7 +51,7 @@ final class PreparedStatements implements AutoCloseable {
     PreparedStatement bind(PreparedWrite statement, Object... values) throws SQLException {
         Prepared p = single.get(statement);
         if (p == null) {
-            p = prepare(List.of(statement.render(ctx)));
+            p = prepare(List.of(rendered(statement)));
             single.put(statement, p);
         }
         return bindValues(p, values);
@@ -65,6 +67,27 @@ final class PreparedStatements implements AutoCloseable {
         return together && steps.size() > 1 && steps.size() <= MAX_COMPOSED ? runComposed(steps) : runInBatches(steps);
     }
 
+    /**
+     * Runs the steps as one statement of several, however many (PostgreSQL: one round trip). A few,
+     * as one write makes, are a shape kept prepared; more, as a group of writes makes, are rarely twice
+     * alike and are prepared for this use only, so they do not crowd out the shapes that recur.
+     */
+    int[] runAtOnce(List<StoreWriter.Step> steps) throws SQLException {
+        if (steps.size() <= MAX_COMPOSED) {
+            return runComposed(steps);
+        }
+        List<Object> values = new ArrayList<>();
+        for (StoreWriter.Step step : steps) {
+            values.addAll(Arrays.asList(step.values()));
+        }
+        Prepared once = prepare(steps.stream().map(step -> rendered(step.statement())).toList());
+        try {
+            return counts(bindValues(once, values.toArray()), steps.size());
+        } finally {
+            StoreWriter.closeQuietly(once.statement());
+        }
+    }
+
     private int[] runComposed(List<StoreWriter.Step> steps) throws SQLException {
         List<PreparedWrite> shape = new ArrayList<>(steps.size());
         List<Object> values = new ArrayList<>();
@@ -74,11 +97,15 @@ final class PreparedStatements implements AutoCloseable {
         }
         Prepared p = composed.get(shape);
         if (p == null) {
-            p = prepare(shape.stream().map(w -> w.render(ctx)).toList());
+            p = prepare(shape.stream().map(this::rendered).toList());
             composed.put(shape, p);
         }
-        PreparedStatement ps = bindValues(p, values.toArray());
-        int[] counts = new int[steps.size()];
+        return counts(bindValues(p, values.toArray()), steps.size());
+    }
+
+    /** Runs a statement of several and answers each one's update count. */
+    private static int[] counts(PreparedStatement ps, int statements) throws SQLException {
+        int[] counts = new int[statements];
         ps.execute();
         for (int i = 0; i < counts.length; i++) {
             counts[i] = ps.getUpdateCount();
@@ -108,6 +135,10 @@ final class PreparedStatements implements AutoCloseable {
             from = to;
         }
         return counts;
+    }
+
+    private PreparedWrite.Rendered rendered(PreparedWrite statement) {
+        return rendered.computeIfAbsent(statement, w -> w.render(ctx));
     }
 
     /** One statement, or several run as one. */

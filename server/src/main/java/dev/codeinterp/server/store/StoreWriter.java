@@ -29,12 +29,16 @@ import java.util.function.LongConsumer;
  * <p>On PostgreSQL this is one writer per server process; several processes sharing a database are
  * several writers, kept apart by row locks (see {@link EventRepository#record}). A connection the
  * database dropped (a restart, a failover) fails the writes in flight and is replaced by the next
- * write, so the server recovers without being restarted.
+ * write, so the server recovers without being restarted. A group made only of {@link #writeSteps}
+ * goes to PostgreSQL with its commit in one round trip ({@link #commitWithItsStatements}).
  */
 public final class StoreWriter implements AutoCloseable {
     private static final int MAX_GROUP = 512;
+    /** The most statements a group sends with its commit; PostgreSQL's protocol caps each message's values, the driver holds them all. */
+    private static final int MAX_STEPS_AT_ONCE = 256;
 
-    private record Write(Consumer<DSLContext> work, CompletableFuture<Void> done) {
+    /** {@code steps}: what the work runs, when it is only that ({@link #writeSteps}); else null. */
+    private record Write(Consumer<DSLContext> work, List<Step> steps, CompletableFuture<Void> done) {
     }
 
     private final ConcurrentLinkedQueue<Write> queue = new ConcurrentLinkedQueue<>();
@@ -49,6 +53,8 @@ public final class StoreWriter implements AutoCloseable {
     private volatile LongConsumer commitNanos = nanos -> { };
     /** What is prepared on the write connection; the leader's, as the connection is. */
     private PreparedStatements statements;
+    /** How many writes went to the database with their commit, in one round trip (tests look). */
+    private final java.util.concurrent.atomic.AtomicLong committedWithTheirStatements = new java.util.concurrent.atomic.AtomicLong();
 
     StoreWriter(DataSource dataSource, SQLDialect dialect, Settings settings) {
         this.dataSource = dataSource;
@@ -115,6 +121,21 @@ public final class StoreWriter implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether the server ended the session (SQLState 57P01–57P03: shut down, crashed, starting): it
+     * aborts a transaction in progress, so none was committed.
+     */
+    private static boolean endedByServer(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            for (SQLException sql = t instanceof SQLException x ? x : null; sql != null; sql = sql.getNextException()) {
+                if (sql.getSQLState() != null && sql.getSQLState().startsWith("57P")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     static void closeQuietly(AutoCloseable c) {
         try {
             c.close();
@@ -130,10 +151,29 @@ public final class StoreWriter implements AutoCloseable {
 
     /** Commits {@code work} (possibly in a group with others); returns when it is durable in the WAL. */
     public void write(Consumer<DSLContext> work) {
+        submit(new Write(work, null, new CompletableFuture<>()));
+    }
+
+    /**
+     * Commits a write that is only {@code steps}, run in order; returns when it is durable. Nothing
+     * can look at what a step answered before the commit (on PostgreSQL a group of such writes goes
+     * with its commit in one round trip), so the statements must check themselves: a write whose
+     * premise no longer holds breaks a constraint, and is {@link WriteRefusedException}, stored not at all.
+     */
+    public void writeSteps(List<Step> steps) {
+        List<Step> mine = List.copyOf(steps);
+        submit(new Write(ctx -> runAll(mine), mine, new CompletableFuture<>()));
+    }
+
+    /** How many writes went to the database with their commit in one round trip. */
+    long committedWithTheirStatements() {
+        return committedWithTheirStatements.get();
+    }
+
+    private void submit(Write mine) {
         if (closed) {
             throw new IllegalStateException("store is closed");
         }
-        Write mine = new Write(work, new CompletableFuture<>());
         queue.add(mine);
         commitWhileNoOneLeads();
         try {
@@ -172,7 +212,7 @@ public final class StoreWriter implements AutoCloseable {
         try {
             statements.bind(statement, values).executeUpdate();
         } catch (SQLException e) {
-            throw new StoreException("write failed", e);
+            throw failed(e);
         }
     }
 
@@ -191,7 +231,7 @@ public final class StoreWriter implements AutoCloseable {
         try {
             return statements.runAll(steps, dialect == SQLDialect.POSTGRES);
         } catch (SQLException e) {
-            throw new StoreException("write failed", e);
+            throw failed(e);
         }
     }
 
@@ -201,8 +241,14 @@ public final class StoreWriter implements AutoCloseable {
         try (ResultSet rs = statements.bind(statement, values).executeQuery()) {
             return rs.next() ? java.util.OptionalLong.of(rs.getLong(1)) : java.util.OptionalLong.empty();
         } catch (SQLException e) {
-            throw new StoreException("write failed", e);
+            throw failed(e);
         }
+    }
+
+    /** A statement's failure: the database refused it, or the connection went. */
+    private static StoreException failed(SQLException e) {
+        return connectionLost(e) ? new StoreException("write failed: the database connection was lost", e)
+                : new WriteRefusedException("write refused: " + e.getMessage(), e);
     }
 
     private void checkLeader() {
@@ -228,11 +274,81 @@ public final class StoreWriter implements AutoCloseable {
                 return;
             }
         }
-        if (group.size() == 1) {
+        if (dialect == SQLDialect.POSTGRES && onlySteps(group)) {
+            commitWithItsStatements(group, true);
+        } else if (group.size() == 1) {
             commitAlone(group.get(0), true);
         } else {
             commitGroup(group, true);
         }
+    }
+
+    /** Whether every write of the group is only steps, and few enough of them to go in one message. */
+    private static boolean onlySteps(List<Write> group) {
+        int steps = 0;
+        for (Write w : group) {
+            if (w.steps() == null) {
+                return false;
+            }
+            steps += w.steps().size();
+        }
+        return steps <= MAX_STEPS_AT_ONCE;
+    }
+
+    /**
+     * A group of {@link #writeSteps} on PostgreSQL: every statement and the commit in one round trip,
+     * where a transaction the driver begins and commits costs two (the statements, the commit) and the
+     * commit's was a cell's largest wait in the store. With auto-commit on, the driver sends one
+     * execute's statements with one Sync, and PostgreSQL runs all that comes before a Sync as one
+     * implicit transaction: committed when it answers, or (one statement failing) none of it. A refused
+     * group is run again write by write in savepoints, which tells the one refused write apart. A
+     * connection the server ended (a restart while it was idle) took nothing: the group goes again on
+     * a fresh one. Any other connection lost on the way leaves it unknown whether the group was
+     * stored: each write fails (a lost commit's risk: its caller may store it again).
+     */
+    private void commitWithItsStatements(List<Write> group, boolean mayRetry) {
+        List<Step> all = new ArrayList<>();
+        group.forEach(w -> all.addAll(w.steps()));
+        try {
+            connection.setAutoCommit(true); // no round trip: no transaction is open between groups
+            long t0 = System.nanoTime();
+            statements.runAtOnce(all);
+            commitNanos.accept(System.nanoTime() - t0);
+            committedWithTheirStatements.addAndGet(group.size());
+            group.forEach(w -> w.done().complete(null));
+        } catch (SQLException e) {
+            if (connectionLost(e)) {
+                boolean broken = dropIfBroken();
+                if (mayRetry && broken && endedByServer(e) && reconnected()) {
+                    commitWithItsStatements(group, false);
+                    return;
+                }
+                StoreException lost = new StoreException("write failed: the database connection was lost, whether it was stored is unknown", e);
+                group.forEach(w -> w.done().completeExceptionally(lost));
+            } else if (group.size() == 1) {
+                group.get(0).done().completeExceptionally(failed(e));
+            } else if (inTransactionsAgain()) {
+                commitGroupIsolatingFailures(group, false);
+            } else {
+                StoreException broken = new StoreException("write failed", e);
+                group.forEach(w -> w.done().completeExceptionally(broken));
+            }
+        } finally {
+            inTransactionsAgain();
+        }
+    }
+
+    /** The write connection back to transactions the writer commits; false when it is gone. */
+    private boolean inTransactionsAgain() {
+        try {
+            if (connection != null) {
+                connection.setAutoCommit(false);
+                return true;
+            }
+        } catch (SQLException e) {
+            dropIfBroken();
+        }
+        return false;
     }
 
     /**
