@@ -156,7 +156,6 @@ store_settings() {
   echo "CODEINTERP_DATABASE_PASSWORD_FILE=$POSTGRES_PASSWORD_FILE"
 }
 
-# run_scenario NAME LABEL CLIENT_SCENARIO DEADLINE_SECONDS [CODEINTERP_X=value ...]
 # Waits (up to 5 min) until the 1-minute load average is at most QUIET_LOAD (1.5; "off" skips it): a
 # part that starts in the tail of the one before (200 sandboxes being removed) measures that tail too,
 # and with DATABASE=both it was always PostgreSQL's part that did.
@@ -169,6 +168,7 @@ wait_for_quiet() {
   echo "# waited $((SECONDS - t0)) s for the load average to fall to ${QUIET_LOAD:-1.5}: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# run_scenario NAME LABEL CLIENT_SCENARIO DEADLINE_SECONDS [CODEINTERP_X=value ...]
 run_scenario() {
   local name=$1 label=$2 client=$3 deadline=$4
   shift 4
