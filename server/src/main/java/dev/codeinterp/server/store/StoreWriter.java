@@ -110,15 +110,7 @@ public final class StoreWriter implements AutoCloseable {
 
     /** Whether {@code e} says the connection itself is gone (SQLState 08: connection exception, 57P: the server shut down). */
     private static boolean connectionLost(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            // a batch's own exception carries the statement's failure as its next exception
-            for (SQLException sql = t instanceof SQLException x ? x : null; sql != null; sql = sql.getNextException()) {
-                if (sql.getSQLState() != null && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return sqlStateStartsWith(e, "08", "57P");
     }
 
     /**
@@ -126,10 +118,18 @@ public final class StoreWriter implements AutoCloseable {
      * aborts a transaction in progress, so none was committed.
      */
     private static boolean endedByServer(Throwable e) {
+        return sqlStateStartsWith(e, "57P");
+    }
+
+    /** Whether an SQLException among {@code e}'s causes has an SQLState starting with one of {@code prefixes}. */
+    private static boolean sqlStateStartsWith(Throwable e, String... prefixes) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            // a batch's own exception carries the statement's failure as its next exception
             for (SQLException sql = t instanceof SQLException x ? x : null; sql != null; sql = sql.getNextException()) {
-                if (sql.getSQLState() != null && sql.getSQLState().startsWith("57P")) {
-                    return true;
+                for (String prefix : prefixes) {
+                    if (sql.getSQLState() != null && sql.getSQLState().startsWith(prefix)) {
+                        return true;
+                    }
                 }
             }
         }
