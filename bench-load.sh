@@ -40,6 +40,8 @@
 # DATABASE=postgres keeps each scenario's store in a fresh database of a throwaway PostgreSQL 15
 # (scripts/postgres.sh, started for the run and stopped after); DATABASE=both runs every scenario on
 # SQLite and then on PostgreSQL, so the figures sit side by side; sqlite (the default) as before.
+# POSTGRES_URL_PARAMS is appended to each PostgreSQL URL as its query, e.g. the driver's session
+# settings: POSTGRES_URL_PARAMS='options=-c%20synchronous_commit%3Doff'.
 # WARM_CELLS=N runs N cells on one session before busy starts, to measure a server whose JIT is warm.
 # HEALTHZ_EVERY=1 (s) samples /healthz; 0 leaves it alone, to see what the sampling itself costs.
 # JITTER=1 starts each user's loop at a random point of its first interval; by default users that
@@ -151,7 +153,7 @@ store_settings() {
   [ "$store" = postgres ] || return 0
   local db
   db=bench_$(date +%s%N)
-  echo "CODEINTERP_DATABASE_URL=$(bash scripts/postgres.sh createdb "$pg_dir" "$db")"
+  echo "CODEINTERP_DATABASE_URL=$(bash scripts/postgres.sh createdb "$pg_dir" "$db")${POSTGRES_URL_PARAMS:+?$POSTGRES_URL_PARAMS}"
   echo "CODEINTERP_DATABASE_USER=$POSTGRES_USER"
   echo "CODEINTERP_DATABASE_PASSWORD_FILE=$POSTGRES_PASSWORD_FILE"
 }
@@ -274,7 +276,7 @@ run_cluster() {
 
 echo "# bench-load $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'), runtime ${RUNTIME:-unset (the server chooses)}, image ${image:-none (the cluster nodes load the slim one)}"
 echo "# $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GiB, Docker $(docker version --format '{{.Server.Version}}'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS CLUSTER_SESSIONS=$CLUSTER_SESSIONS CLUSTER_NODES=$CLUSTER_NODES DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE"
+echo "# DATABASE=$DATABASE SESSIONS=$SESSIONS CLUSTER_SESSIONS=$CLUSTER_SESSIONS CLUSTER_NODES=$CLUSTER_NODES DURATION=$DURATION INTERVAL=$INTERVAL IDLE=$IDLE POOL_SIZE=$POOL_SIZE BIG_POOL=$BIG_POOL BACKGROUND=$BACKGROUND_USERS JITTER=$JITTER WARM_CELLS=$WARM_CELLS REST_CLIENT=$REST_CLIENT SCHEDULE=$SCHEDULE${POSTGRES_URL_PARAMS:+ POSTGRES_URL_PARAMS=$POSTGRES_URL_PARAMS}"
 echo
 # all clients come from one loopback address: the per-client quota must not be what stops them
 per_client_busy=$(( SESSIONS > 250 ? SESSIONS : 250 ))
