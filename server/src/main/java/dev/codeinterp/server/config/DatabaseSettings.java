@@ -9,16 +9,22 @@ import java.util.regex.Pattern;
 /**
  * Where the store lives: unset {@code url}, the embedded SQLite file under the data directory; else a
  * PostgreSQL database ({@code CODEINTERP_DATABASE_URL}, {@code _USER}, {@code _PASSWORD_FILE}; user
- * and password may also be in the URL). The password is never printed: {@link #toString} and
+ * and password may also be in the URL); {@code sync} ({@code CODEINTERP_DATABASE_SYNC}) how far a
+ * commit has gone before its output is sent on, for either store. The password is never printed: {@link #toString} and
  * {@link #where} leave it out, and so does every message that names the URL.
  */
-public record DatabaseSettings(String url, String user, String password) {
+public record DatabaseSettings(String url, String user, String password, DatabaseSync sync) {
     /** jdbc:postgresql://host[:port][,host2[:port]...]/database[?parameters] */
     private static final Pattern POSTGRES_URL = Pattern.compile("jdbc:postgresql://[^/?#\\s]+/[^/?#\\s]+(\\?\\S*)?");
 
     public static final DatabaseSettings SQLITE = new DatabaseSettings(null, null, null);
 
+    public DatabaseSettings(String url, String user, String password) {
+        this(url, user, password, DatabaseSync.NORMAL);
+    }
+
     public DatabaseSettings {
+        java.util.Objects.requireNonNull(sync, "sync");
         if (url != null && !POSTGRES_URL.matcher(url).matches()) {
             throw new IllegalArgumentException("CODEINTERP_DATABASE_URL must be jdbc:postgresql://HOST[:PORT]/DATABASE, got "
                     + withoutParameters(url) + " (unset it for the embedded SQLite store)");
@@ -50,7 +56,8 @@ public record DatabaseSettings(String url, String user, String password) {
     private static DatabaseSettings read(EnvReader r, String url) {
         String passwordFile = r.string("DATABASE_PASSWORD_FILE", null);
         return new DatabaseSettings(url, r.string("DATABASE_USER", null),
-                passwordFile == null ? null : readPassword(Path.of(passwordFile)));
+                passwordFile == null ? null : readPassword(Path.of(passwordFile)),
+                DatabaseSync.parse(r.string("DATABASE_SYNC", "normal")));
     }
 
     /** The file's first line: an operator's {@code echo secret > file} leaves a newline the password does not have. */
@@ -72,6 +79,6 @@ public record DatabaseSettings(String url, String user, String password) {
 
     @Override
     public String toString() {
-        return "DatabaseSettings[" + where() + (user == null ? "" : ", user " + user) + "]";
+        return "DatabaseSettings[" + where() + (user == null ? "" : ", user " + user) + ", sync " + sync + "]";
     }
 }

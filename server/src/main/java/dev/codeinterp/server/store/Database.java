@@ -3,6 +3,7 @@ package dev.codeinterp.server.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.codeinterp.server.config.DatabaseSettings;
+import dev.codeinterp.server.config.DatabaseSync;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -45,11 +46,16 @@ public final class Database implements AutoCloseable {
 
     /** The database {@code settings} name, or the SQLite file {@code sqliteFile} when they name none. */
     public static Database open(DatabaseSettings settings, Path sqliteFile) {
-        return settings.postgres() ? PostgresConnections.open(settings) : open(sqliteFile);
+        return settings.postgres() ? PostgresConnections.open(settings) : open(sqliteFile, settings.sync());
     }
 
     /** The embedded store: one SQLite file, WAL journal, a busy timeout. */
     public static Database open(Path file) {
+        return open(file, DatabaseSync.NORMAL);
+    }
+
+    /** The embedded store, its commits flushed to disk as {@code sync} says. */
+    public static Database open(Path file, DatabaseSync sync) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
         } catch (java.io.IOException e) {
@@ -57,7 +63,11 @@ public final class Database implements AutoCloseable {
         }
         SQLiteConfig config = new SQLiteConfig();
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        // in WAL mode NORMAL flushes at checkpoints only: a commit survives a crash of this process, not a power loss
+        config.setSynchronous(switch (sync) {
+            case NORMAL -> SQLiteConfig.SynchronousMode.NORMAL;
+            case FULL -> SQLiteConfig.SynchronousMode.FULL;
+        });
         config.setBusyTimeout(5000);
         config.enforceForeignKeys(true);
         SQLiteDataSource ds = new SQLiteDataSource(config);

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.util.DriverDataSource;
 import dev.codeinterp.server.config.DatabaseSettings;
+import dev.codeinterp.server.config.DatabaseSync;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,12 @@ final class PostgresConnections {
     private static DriverDataSource direct(DatabaseSettings settings) {
         Properties props = new Properties();
         String url = splitCredentials(settings.url(), props);
+        if (settings.sync() == DatabaseSync.NORMAL) {
+            // SQLite's promise in WAL mode with synchronous=NORMAL (DatabaseSync): a commit waits for no
+            // WAL flush. Before the URL's own options, so a synchronous_commit written there wins.
+            String own = props.getProperty("options");
+            props.setProperty("options", "-c synchronous_commit=off" + (own == null || own.isBlank() ? "" : " " + own));
+        }
         if (settings.user() != null) {
             props.setProperty("user", settings.user());
         }
@@ -90,7 +97,10 @@ final class PostgresConnections {
         return message.replaceAll("\\s*\\R\\s*", " ").strip();
     }
 
-    /** Moves {@code user=} and {@code password=} from the URL's parameters into {@code props}; returns the URL without them. */
+    /**
+     * Moves {@code user=}, {@code password=} and {@code options=} from the URL's parameters into
+     * {@code props} (the driver lets a URL's parameter override a property); returns the URL without them.
+     */
     static String splitCredentials(String url, Properties props) {
         int q = url.indexOf('?');
         if (q < 0) {
@@ -104,7 +114,7 @@ final class PostgresConnections {
             }
             int eq = pair.indexOf('=');
             String name = eq < 0 ? pair : pair.substring(0, eq);
-            if ("user".equals(name) || "password".equals(name)) {
+            if ("user".equals(name) || "password".equals(name) || "options".equals(name)) {
                 props.setProperty(name, eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
             } else {
                 kept.append(sep).append(pair);

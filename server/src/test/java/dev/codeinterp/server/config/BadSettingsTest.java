@@ -19,6 +19,7 @@ class BadSettingsTest {
             "HOST, 0.0.0.0, refusing to listen on 0.0.0.0 without API keys",
             "ALLOWED_HOSTS, http://team.example, CODEINTERP_ALLOWED_HOSTS",
             "RUNTIME, kata, runtime must be one of",
+            "DATABASE_SYNC, fast, CODEINTERP_DATABASE_SYNC must be normal or full",
     })
     void a_bad_setting_ends_the_server_with_its_message_alone(String name, String value, String said) throws Exception {
         Path data = Files.createTempDirectory("codeinterp-bad-settings");
