@@ -130,6 +130,12 @@ final class SessionEvents {
             try (LogContext ignored = LogContext.of(sessionId, batch.get(0).executionId())) {
                 numbered = recordPatiently(fresh, runnerLines, lastSeq, patienceMs);
             }
+            long first = numbered.get(0).seq();
+            if (first <= lastSeq) {
+                // only a store that lost commits it had taken numbers below this log: a crash of PostgreSQL with DATABASE_SYNC=normal
+                log.warn("the store lost events {} to {} of session {} (a database crash?); numbering goes on from {}",
+                        first, lastSeq, sessionId, first);
+            }
             lastSeq = numbered.get(numbered.size() - 1).seq();
             for (SessionEvent e : numbered) {
                 try (LogContext ignored = LogContext.of(sessionId, e.executionId())) {
