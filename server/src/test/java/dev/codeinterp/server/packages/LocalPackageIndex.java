@@ -26,6 +26,8 @@ public final class LocalPackageIndex implements AutoCloseable {
     private final Map<String, byte[]> files = new ConcurrentHashMap<>();
     private final Map<String, String> projectPages = new ConcurrentHashMap<>();
     private final AtomicInteger requests = new AtomicInteger();
+    /** How long a file (a wheel) takes to start coming: a real index is far away. */
+    private volatile long fileDelayMs;
 
     public LocalPackageIndex() {
         try {
@@ -44,6 +46,7 @@ public final class LocalPackageIndex implements AutoCloseable {
             } else if (path.startsWith("/files/")) {
                 body = files.get(path.substring("/files/".length()));
                 type = "application/octet-stream";
+                pause(fileDelayMs);
             }
             if (body == null) {
                 exchange.sendResponseHeaders(404, -1);
@@ -64,6 +67,19 @@ public final class LocalPackageIndex implements AutoCloseable {
 
     public int requests() {
         return requests.get();
+    }
+
+    /** Files answer {@code ms} late from now on, as from an index across the internet (0: at once). */
+    public void delayFiles(long ms) {
+        fileDelayMs = ms;
+    }
+
+    private static void pause(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /**
