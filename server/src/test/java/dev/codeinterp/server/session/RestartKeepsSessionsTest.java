@@ -124,7 +124,7 @@ class RestartKeepsSessionsTest {
     private static void assertTheCellEndedOnceWithEveryLine(TestApp app, TestApp.SessionRef s) throws InterruptedException {
         waitUntil(() -> events(app, s).stream().filter(e -> e.string("type").equals("finished")).count() == 2);
         List<JsonObject> events = events(app, s);
-        TestApp.assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
+        app.assertOneFinishedPerCell(s);
         String counting = events.stream().filter(e -> e.string("type").equals("queued") && e.string("code").equals(COUNTING))
                 .findFirst().orElseThrow().string("execution_id");
         String printed = events.stream().filter(e -> e.string("execution_id").equals(counting) && e.string("type").equals("stream"))

@@ -112,7 +112,7 @@ abstract class SandboxFaultsContract {
             assertThat(next).anySatisfy(e -> assertThat(e.event()).isEqualTo(new Event.Stream(
                     dev.codeinterp.model.StreamName.STDOUT, "fresh 42\n")));
         }
-        TestApp.assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
+        app.assertOneFinishedPerCell(s);
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 
@@ -131,7 +131,7 @@ abstract class SandboxFaultsContract {
             List<SessionEvent> next = runUntilFinished(ws, "print('thawed')", () -> { }, 60_000);
             assertThat(statusOf(next)).isEqualTo(Status.OK);
         }
-        TestApp.assertOneFinishedPerCell(app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json());
+        app.assertOneFinishedPerCell(s);
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 }

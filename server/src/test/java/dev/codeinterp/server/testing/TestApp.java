@@ -220,12 +220,38 @@ public final class TestApp implements AutoCloseable {
         return r.json();
     }
 
-    /** Every cell a session's history queued ended in exactly one {@code finished}: nothing accepted was dropped or doubled. */
+    /** The session's whole stored history, page after page (the API answers at most 5000 events a page). */
+    public java.util.List<JsonObject> history(SessionRef s) {
+        java.util.List<JsonObject> all = new java.util.ArrayList<>();
+        while (true) {
+            long after = all.isEmpty() ? 0 : all.get(all.size() - 1).integer("seq");
+            Response r = get("/api/v1/sessions/" + s.id() + "/events?after=" + after, s.token());
+            if (r.status() != 200) {
+                throw new AssertionError("history answered " + r.status() + ": " + r.body());
+            }
+            java.util.List<JsonObject> page = r.json().objectList("events");
+            if (page.isEmpty()) {
+                return all;
+            }
+            all.addAll(page);
+        }
+    }
+
+    /** Every cell of the session's whole history ended in exactly one {@code finished}: nothing accepted was dropped or doubled. */
+    public void assertOneFinishedPerCell(SessionRef s) {
+        assertOneFinishedPerCell(history(s));
+    }
+
+    /** Every cell a page of history queued ended in exactly one {@code finished}. */
     public static void assertOneFinishedPerCell(JsonObject history) {
-        Map<String, Long> finished = history.objectList("events").stream()
+        assertOneFinishedPerCell(history.objectList("events"));
+    }
+
+    private static void assertOneFinishedPerCell(java.util.List<JsonObject> events) {
+        Map<String, Long> finished = events.stream()
                 .filter(e -> e.string("type").equals("finished"))
                 .collect(java.util.stream.Collectors.groupingBy(e -> e.string("execution_id"), java.util.stream.Collectors.counting()));
-        long queued = history.objectList("events").stream().filter(e -> e.string("type").equals("queued")).count();
+        long queued = events.stream().filter(e -> e.string("type").equals("queued")).count();
         org.assertj.core.api.Assertions.assertThat(finished).hasSize((int) queued);
         org.assertj.core.api.Assertions.assertThat(finished.values()).allMatch(n -> n == 1);
     }
