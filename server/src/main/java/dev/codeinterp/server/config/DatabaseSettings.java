@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
  * Where the store lives: unset {@code url}, the embedded SQLite file under the data directory; else a
  * PostgreSQL database ({@code CODEINTERP_DATABASE_URL}, {@code _USER}, {@code _PASSWORD_FILE}; user
  * and password may also be in the URL); {@code sync} ({@code CODEINTERP_DATABASE_SYNC}) how far a
- * commit has gone before its output is sent on, for either store. The password is never printed: {@link #toString} and
- * {@link #where} leave it out, and so does every message that names the URL.
+ * commit has gone before its output is sent on, for either store. The password is never printed:
+ * {@link #toString} and {@link #where} leave it out, and so does every message that names the URL.
  */
 public record DatabaseSettings(String url, String user, String password, DatabaseSync sync) {
     /** jdbc:postgresql://host[:port][,host2[:port]...]/database[?parameters] */

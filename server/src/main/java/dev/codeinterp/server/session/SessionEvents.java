@@ -132,7 +132,8 @@ final class SessionEvents {
             }
             long first = numbered.get(0).seq();
             if (first <= lastSeq) {
-                // only a store that lost commits it had taken numbers below this log: a crash of PostgreSQL with DATABASE_SYNC=normal
+                // only a store that lost commits it had taken numbers below this log:
+                // a crash of PostgreSQL with DATABASE_SYNC=normal
                 log.warn("the store lost events {} to {} of session {} (a database crash?); numbering goes on from {}",
                         first, lastSeq, sessionId, first);
             }

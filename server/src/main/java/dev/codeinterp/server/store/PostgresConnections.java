@@ -52,7 +52,7 @@ final class PostgresConnections {
     /** Connections made by the driver itself, with the credentials as properties. */
     private static DriverDataSource direct(DatabaseSettings settings) {
         Properties props = new Properties();
-        String url = splitCredentials(settings.url(), props);
+        String url = moveToProperties(settings.url(), props);
         if (settings.sync() == DatabaseSync.NORMAL) {
             // SQLite's promise in WAL mode with synchronous=NORMAL (DatabaseSync): a commit waits for no
             // WAL flush. Before the URL's own options, so a synchronous_commit written there wins.
@@ -101,7 +101,7 @@ final class PostgresConnections {
      * Moves {@code user=}, {@code password=} and {@code options=} from the URL's parameters into
      * {@code props} (the driver lets a URL's parameter override a property); returns the URL without them.
      */
-    static String splitCredentials(String url, Properties props) {
+    static String moveToProperties(String url, Properties props) {
         int q = url.indexOf('?');
         if (q < 0) {
             return url;

@@ -89,7 +89,7 @@ class EngineRestartTest {
                 TestApp.SessionRef fresh = app.createSession();
                 assertThat(app.execute(fresh, "print(6 * 7)", null).string("stdout")).isEqualTo("42\n");
                 for (TestApp.SessionRef s : List.of(busy.get(k), idle.get(k), fresh)) {
-                    app.assertOneFinishedPerCell(s);
+                    TestApp.assertOneFinishedPerCell(app.history(s));
                 }
             }
         }

@@ -122,9 +122,9 @@ class RestartKeepsSessionsTest {
     }
 
     private static void assertTheCellEndedOnceWithEveryLine(TestApp app, TestApp.SessionRef s) throws InterruptedException {
-        waitUntil(() -> events(app, s).stream().filter(e -> e.string("type").equals("finished")).count() == 2);
-        List<JsonObject> events = events(app, s);
-        app.assertOneFinishedPerCell(s);
+        waitUntil(() -> app.history(s).stream().filter(e -> e.string("type").equals("finished")).count() == 2);
+        List<JsonObject> events = app.history(s);
+        TestApp.assertOneFinishedPerCell(events);
         String counting = events.stream().filter(e -> e.string("type").equals("queued") && e.string("code").equals(COUNTING))
                 .findFirst().orElseThrow().string("execution_id");
         String printed = events.stream().filter(e -> e.string("execution_id").equals(counting) && e.string("type").equals("stream"))
@@ -137,10 +137,6 @@ class RestartKeepsSessionsTest {
         for (int i = 0; i < events.size(); i++) {
             assertThat(events.get(i).integer("seq")).isEqualTo(i + 1);
         }
-    }
-
-    private static List<JsonObject> events(TestApp app, TestApp.SessionRef s) {
-        return app.get("/api/v1/sessions/" + s.id() + "/events", s.token()).json().objectList("events");
     }
 
     private static String deploymentOf(Path dataDir) {

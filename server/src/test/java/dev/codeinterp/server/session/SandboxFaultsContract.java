@@ -112,7 +112,7 @@ abstract class SandboxFaultsContract {
             assertThat(next).anySatisfy(e -> assertThat(e.event()).isEqualTo(new Event.Stream(
                     dev.codeinterp.model.StreamName.STDOUT, "fresh 42\n")));
         }
-        app.assertOneFinishedPerCell(s);
+        TestApp.assertOneFinishedPerCell(app.history(s));
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 
@@ -131,7 +131,7 @@ abstract class SandboxFaultsContract {
             List<SessionEvent> next = runUntilFinished(ws, "print('thawed')", () -> { }, 60_000);
             assertThat(statusOf(next)).isEqualTo(Status.OK);
         }
-        app.assertOneFinishedPerCell(s);
+        TestApp.assertOneFinishedPerCell(app.history(s));
         app.delete("/api/v1/sessions/" + s.id(), s.token());
     }
 }

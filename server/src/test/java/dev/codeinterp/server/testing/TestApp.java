@@ -237,17 +237,13 @@ public final class TestApp implements AutoCloseable {
         }
     }
 
-    /** Every cell of the session's whole history ended in exactly one {@code finished}: nothing accepted was dropped or doubled. */
-    public void assertOneFinishedPerCell(SessionRef s) {
-        assertOneFinishedPerCell(history(s));
-    }
-
     /** Every cell a page of history queued ended in exactly one {@code finished}. */
     public static void assertOneFinishedPerCell(JsonObject history) {
         assertOneFinishedPerCell(history.objectList("events"));
     }
 
-    private static void assertOneFinishedPerCell(java.util.List<JsonObject> events) {
+    /** Every cell {@code events} (e.g. a whole {@link #history}) queued ended in exactly one {@code finished}: nothing accepted was dropped or doubled. */
+    public static void assertOneFinishedPerCell(java.util.List<JsonObject> events) {
         Map<String, Long> finished = events.stream()
                 .filter(e -> e.string("type").equals("finished"))
                 .collect(java.util.stream.Collectors.groupingBy(e -> e.string("execution_id"), java.util.stream.Collectors.counting()));
