@@ -5,10 +5,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /** Parses {@code CODEINTERP_<NAME>} values, naming the variable in every error. */
 final class EnvReader {
     private static final String PREFIX = "CODEINTERP_";
+    private static final Pattern DURATION = Pattern.compile("[0-9]+(\\.[0-9]+)?(ms|s|m|h|d)?");
     private final Map<String, String> env;
 
     EnvReader(Map<String, String> env) {
@@ -50,7 +52,7 @@ final class EnvReader {
         }
     }
 
-    /** "30s", "500ms", "5m", "1h", or plain seconds. */
+    /** "30s", "500ms", "5m", "1h", "7d", or plain seconds. */
     Duration duration(String name, Duration fallback) {
         String v = string(name, null);
         if (v == null) {
@@ -58,6 +60,13 @@ final class EnvReader {
         }
         try {
             String s = v.toLowerCase(Locale.ROOT);
+            if (!DURATION.matcher(s).matches()) {
+                // Double.parseDouble alone would take "7d" or "2f" for 7 and 2 seconds
+                throw new NumberFormatException(s);
+            }
+            if (s.endsWith("d")) {
+                return Duration.ofDays(Long.parseLong(s.substring(0, s.length() - 1)));
+            }
             if (s.endsWith("ms")) {
                 return Duration.ofMillis(Long.parseLong(s.substring(0, s.length() - 2)));
             }
@@ -72,7 +81,7 @@ final class EnvReader {
             }
             return Duration.ofMillis((long) (Double.parseDouble(s) * 1000));
         } catch (NumberFormatException e) {
-            throw invalid(name, v, "a duration like 30s, 500ms, 5m or 1h");
+            throw invalid(name, v, "a duration like 30s, 500ms, 5m, 1h or 7d");
         }
     }
 

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Where a cell's {@code packages} come from and how long getting them may take (README, "Settings").
+ * Where a cell's {@code packages} come from and how long getting them may take (docs/settings.md).
  * {@code allowlist} null means the list shipped in the server; the cache holds fetched artifacts on
  * the host, shared by every session.
  */

@@ -3,7 +3,7 @@ package dev.codeinterp.server.config;
 import java.time.Duration;
 
 /**
- * Idle sessions suspended to disk (README, "Settings"): after {@code after} without use (where the
+ * Idle sessions suspended to disk (docs/settings.md): after {@code after} without use (where the
  * runtime can checkpoint), kept with their variables for {@code keptFor}, within {@code diskBytes}
  * of checkpoints in all; past either bound the longest suspended give up their variables first.
  */
