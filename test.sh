@@ -88,7 +88,7 @@ server_tests() {
   pg_dir=$(mktemp -d /tmp/codeinterp-pg.XXXXXX)
   stage_cleanup "bash scripts/postgres.sh stop '$pg_dir'"
   eval "$(bash scripts/postgres.sh start "$pg_dir")"
-  CODEINTERP_IMAGE=$(cat "$STAGE_LOGS/image") mvn -B -pl server \
+  mvn -B -pl server \
     surefire:test@default-test surefire:test@engine-restart surefire:test@postgres \
     -Dskip.postgres.tests=false -Dpostgres.test.url="$POSTGRES_URL" \
     -Dpostgres.test.user="$POSTGRES_USER" -Dpostgres.test.password.file="$POSTGRES_PASSWORD_FILE"
@@ -122,7 +122,7 @@ browser_suite() {
   local data port server
   data=$(mktemp -d)
   port=$(free_port)
-  CODEINTERP_IMAGE=$(cat "$STAGE_LOGS/image") CODEINTERP_PORT=$port CODEINTERP_HOST=127.0.0.1 CODEINTERP_DATA_DIR="$data" \
+  CODEINTERP_PORT=$port CODEINTERP_HOST=127.0.0.1 CODEINTERP_DATA_DIR="$data" \
     java @server/jvm.options -jar server/target/app/codeinterp-server.jar > "$data/server.log" 2>&1 &
   server=$!
   stage_cleanup "kill $server 2>/dev/null; wait $server 2>/dev/null; bash scripts/discard-deployment.sh '$data'"
@@ -134,13 +134,16 @@ browser_suite() {
     || { echo "the server's last lines:"; tail -50 "$data/server.log"; exit 1; }
 }
 
-stage "host: Docker engine, gVisor, Chromium, PostgreSQL" host_setup
+stage "host: Docker engine, gVisor, Chromium" host_setup
 stage_bg "sandbox images, the runner inside the image" images_and_runner
 stage_bg "runner (host python) 1/2" runner_on_host 0 2
 stage_bg "runner (host python) 2/2" runner_on_host 1 2
 stage_bg "local runtime's Python copies of shared rules" local_python
 stage "build: Maven (no tests), the browser suite's npm ci" build
 stage_join
+# every later stage's servers (and the browser suite's own) run this image
+CODEINTERP_IMAGE=$(cat "$STAGE_LOGS/image")
+export CODEINTERP_IMAGE
 stage_bg "shared-model and web unit suites" java_units
 stage "server suites (SQLite, engine restart, PostgreSQL)" server_tests
 stage_join
