@@ -84,10 +84,11 @@ build() {
 # The server's suites: on SQLite, the engine-restart test alone after them, then the store, REST,
 # WebSocket and restart tests once more on PostgreSQL.
 server_tests() {
-  local pg_dir
+  local pg_dir pg_env
   pg_dir=$(mktemp -d /tmp/codeinterp-pg.XXXXXX)
   stage_cleanup "bash scripts/postgres.sh stop '$pg_dir'"
-  eval "$(bash scripts/postgres.sh start "$pg_dir")"
+  pg_env=$(bash scripts/postgres.sh start "$pg_dir") # an assignment, so a failed start ends the stage
+  eval "$pg_env"
   mvn -B -pl server \
     surefire:test@default-test surefire:test@engine-restart surefire:test@postgres \
     -Dskip.postgres.tests=false -Dpostgres.test.url="$POSTGRES_URL" \
@@ -95,16 +96,17 @@ server_tests() {
 }
 
 cluster_up() {
-  local cluster_key quota_key keys=$STAGE_LOGS/cluster-keys
+  local cluster_key quota_key front keys=$STAGE_LOGS/cluster-keys
   cluster_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-test 200)
   quota_key=$(java -jar server/target/app/codeinterp-server.jar new-key cluster-quota 3)
   { tail -1 <<<"$cluster_key"; tail -1 <<<"$quota_key"; } > "$keys"
   chmod 644 "$keys"
   key_of() { sed -n 's/^key .*: //p' <<<"$1"; }
+  front=$(CODEINTERP_API_KEYS="$keys" bash scripts/cluster.sh up 3 | tail -1)
   {
     echo "CLUSTER_KEY=$(key_of "$cluster_key")"
     echo "CLUSTER_QUOTA_KEY=$(key_of "$quota_key")"
-    echo "CLUSTER_FRONT=$(CODEINTERP_API_KEYS="$keys" bash scripts/cluster.sh up 3 | tail -1)"
+    echo "CLUSTER_FRONT=$front"
   } > "$STAGE_LOGS/cluster.env"
   grep FRONT "$STAGE_LOGS/cluster.env"
 }
