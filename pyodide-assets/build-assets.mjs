@@ -2,7 +2,7 @@
 //
 //   <out>/manifest.json            versions, and every file the server may serve (nothing else is served)
 //   <out>/pyodide/<file>[.gz]      the Pyodide core from node_modules/pyodide
-//   <out>/runtime/<file>[.gz]      our frame's page and scripts, the worker's modules, the host module,
+//   <out>/runtime/<file>[.gz]      our frame's page and modules, the worker's modules, the host module,
 //                                  python-sources.json (the Python files the worker installs), the
 //                                  JavaScript worker and its libraries (acorn.js, inspect.js,
 //                                  repl_rewrite.js: the runner's cell rewrite, shared with node_repl.js)
@@ -30,8 +30,10 @@ const pyodideVersion = JSON.parse(readFileSync(join(pyodideDir, 'package.json'),
 // What loadPyodide fetches in a module worker: the ES module, the Emscripten glue it imports,
 // the WebAssembly binary, the standard library and the package lock file.
 const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
-const RUNTIME_FILES = ['runtime.html', 'javascript.js', 'cells.js', 'workspace.js', 'runtime.js',
-  'worker.mjs', 'replies.js', 'input-replies.mjs', 'boot.mjs', 'snapshot.mjs', 'snapshot-pages.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs',
+const RUNTIME_FILES = ['runtime.html', 'runtime.mjs', 'frame-config.mjs', 'workspace.mjs', 'cells.mjs', 'cell-limits.mjs',
+  'cell-lines.mjs', 'cell-stop.mjs', 'running-cell.mjs', 'javascript.mjs', 'replies.mjs', 'core-assets.mjs',
+  'python-workers.mjs', 'snapshot-keeper.mjs',
+  'worker.mjs', 'input-replies.mjs', 'boot.mjs', 'snapshot.mjs', 'snapshot-pages.mjs', 'packages.mjs', 'workspace-fs.mjs', 'workspace-names.mjs',
   'errors.mjs', 'pyodide_host.py', 'js-worker.js'];
 const RUNNER_PACKAGE = basename(runnerDir);
 

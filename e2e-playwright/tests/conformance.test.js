@@ -115,16 +115,21 @@ async function runBothModes(base, cells) {
     await page.getByTestId('status').filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
     const isolated = await page.evaluate(() => crossOriginIsolated);
     await runAll(page, cells);
-    await page.waitForTimeout(400); // the history's last batch is written
-    const local = await page.evaluate(() => new Promise((resolve, reject) => {
+    // the history is written in batches: wait until it holds every cell's `finished`
+    const stored = await page.waitForFunction((cellCount) => new Promise((resolve, reject) => {
       const id = location.hash.replace('#/l/', '');
       const open = indexedDB.open('codeinterp-local');
       open.onerror = () => reject(open.error);
       open.onsuccess = () => {
         const all = open.result.transaction('events').objectStore('events').getAll(IDBKeyRange.bound([id, 0], [id, Infinity]));
-        all.onsuccess = () => resolve(all.result.map((json) => JSON.parse(json)));
+        all.onsuccess = () => {
+          const events = all.result.map((json) => JSON.parse(json));
+          open.result.close();
+          resolve(events.filter((e) => e.type === 'finished').length >= cellCount ? events : null);
+        };
       };
-    }));
+    }), cells.length, { polling: 100, timeout: 10000 });
+    const local = await stored.jsonValue();
     return { server, local, isolated };
   } finally {
     await context.close();

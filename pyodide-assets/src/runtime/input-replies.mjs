@@ -1,4 +1,4 @@
-// The worker's side of the answers to input() (the frame's replies.js writes them; the layout is
+// The worker's side of the answers to input() (the frame's replies.mjs writes them; the layout is
 // described there). pyodide_host.py polls in short waits; after each one `checkInterrupt`
 // (Pyodide's) raises KeyboardInterrupt in Python if the frame asked for one through the interrupt
 // buffer: an interrupt ends the wait as in the sandbox.

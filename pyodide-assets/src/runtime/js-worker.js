@@ -1,4 +1,4 @@
-// Local mode's JavaScript interpreter: a classic worker that javascript.js starts from a blob: URL
+// Local mode's JavaScript interpreter: a classic worker that javascript.mjs starts from a blob: URL
 // in the same opaque, zero-egress frame as Python (it inherits the frame's CSP), after acorn.js,
 // inspect.js (object-inspect) and repl_rewrite.js (the runner's cell rewrite). It runs cells with
 // REPL semantics as close to server mode's node_repl.js as a browser allows: one global scope for

@@ -1,8 +1,8 @@
-// Local mode's interpreter: one Pyodide in a module worker, driven by runtime.js. This module
+// Local mode's interpreter: one Pyodide in a module worker, driven by runtime.mjs. This module
 // takes the frame's messages and runs them; boot.mjs starts Pyodide, packages.mjs loads what a
 // cell imports, workspace-fs.mjs keeps the workspace (all imported from the same hashed path).
 //
-// runtime.js starts a classic worker from a blob: URL that imports this module, because the
+// python-workers.mjs starts a classic worker from a blob: URL that imports this module, because the
 // frame's origin is opaque (sandbox without allow-same-origin) and may not start a worker from an
 // http URL. The worker inherits the frame's CSP: it can fetch our static assets and nothing else.
 //

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The language of a cell. Each keeps its own interpreter state in a session (docs/protocol.md).
  * The one list of languages: the MCP catalog and the assistant's tools are made from it; the
- * runner's {@code protocol.py}, local mode's {@code cells.js} and {@code openapi.json} are held to
+ * runner's {@code protocol.py}, local mode's {@code cell-limits.mjs} and {@code openapi.json} are held to
  * it by {@code LanguageListTest}.
  */
 public enum Language implements WireName {

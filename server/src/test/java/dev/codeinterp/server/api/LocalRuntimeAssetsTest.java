@@ -80,9 +80,8 @@ class LocalRuntimeAssetsTest {
         assertThat(csp.get("form-action")).isEqualTo("'none'");
         assertThat(header(r, "Content-Security-Policy")).doesNotContain("unsafe-inline", "'unsafe-eval'");
         assertThat(csp.get("script-src") + csp.get("connect-src")).doesNotContain("*");
-        assertThat(r.body()).contains("<script src=\"" + runtimePath + "cells.js\"></script>\n"
-                + "<script src=\"" + runtimePath + "workspace.js\"></script>\n"
-                + "<script src=\"" + runtimePath + "runtime.js\"></script>")
+        assertThat(r.body()).contains("<link rel=\"modulepreload\" href=\"" + runtimePath + "cells.mjs\">\n")
+                .contains("<script type=\"module\" src=\"" + runtimePath + "runtime.mjs\"></script>")
                 .contains("type=\"application/json\" id=\"config\"").doesNotContain("{{");
     }
 
@@ -135,7 +134,7 @@ class LocalRuntimeAssetsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"cells.js=text/javascript", "workspace.js=text/javascript", "runtime.js=text/javascript",
+    @ValueSource(strings = {"cells.mjs=text/javascript", "workspace.mjs=text/javascript", "runtime.mjs=text/javascript",
         "worker.mjs=text/javascript", "boot.mjs=text/javascript", "packages.mjs=text/javascript",
         "workspace-fs.mjs=text/javascript", "workspace-names.mjs=text/javascript", "errors.mjs=text/javascript",
         "pyodide_host.py=text/x-python", "python-sources.json=application/json",
@@ -179,12 +178,12 @@ class LocalRuntimeAssetsTest {
         "/pyodide/0.0.1/pyodide.mjs", "/pyodide/latest/pyodide.mjs",
         "PYODIDE/package.json", "PYODIDE/pyodide.js", "PYODIDE/README.md", "PYODIDE/console.html",
         "PYODIDE/pyodide.mjs.gz", "PYODIDE/numpy-2.0.0-cp313-cp313-pyodide_2025_0_wasm32.whl",
-        "RUNTIME/runtime.html", "RUNTIME/runtime.js.gz", "RUNTIME/nothing.js", "RUNTIME/runner.py",
+        "RUNTIME/runtime.html", "RUNTIME/runtime.mjs.gz", "RUNTIME/nothing.js", "RUNTIME/runner.py",
         "RUNTIME/codeinterp_runner/nothing.py", "RUNTIME/codeinterp_runner/cells.py.gz", "RUNTIME/codeinterp_runner",
         "RUNTIME/codeinterp_runner/__pycache__/cells.cpython-311.pyc", "RUNTIME/runtime/pyodide_host.py",
         "/local/0000000000000000/codeinterp_runner/cells.py", "/local/wheels/codeinterp_runner/cells.py",
-        "/local/0000000000000000/runtime.js", "/local/runtime.js", "/pyodide-assets/manifest.json",
-        "/pyodide-assets/runtime/runtime.js.gz", "/local/wheels/nothing-1.0-py3-none-any.whl"})
+        "/local/0000000000000000/runtime.mjs", "/local/runtime.mjs", "/pyodide-assets/manifest.json",
+        "/pyodide-assets/runtime/runtime.mjs.gz", "/local/wheels/nothing-1.0-py3-none-any.whl"})
     void only_files_in_the_manifest_are_served(String path) {
         String resolved = path.replace("PYODIDE/", pyodidePath).replace("RUNTIME/", runtimePath);
         assertThat(app.get(resolved, null).status()).as(resolved).isEqualTo(404);

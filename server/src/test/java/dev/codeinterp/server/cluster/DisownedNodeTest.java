@@ -27,7 +27,7 @@ class DisownedNodeTest {
             app.execute(s, "import time", null);
             CompletableFuture<TestApp.Response> waiting = CompletableFuture.supplyAsync(() ->
                     app.post("/api/v1/sessions/" + s.id() + "/execute", "{\"code\":\"time.sleep(60)\",\"timeout\":90}", s.token()));
-            Thread.sleep(1500);
+            awaitStarted(app, s, 2); // the sleep runs on this node
             String node = app.get("/healthz", null).json().object("cluster").string("node");
             long markedAt = System.nanoTime();
             try (Database store = Database.open(TestStores.forDataDir(app.dataDir), app.dataDir.resolve("codeinterp.db"))) {
@@ -38,6 +38,13 @@ class DisownedNodeTest {
             assertThat(answer.status()).as(answer.body()).isEqualTo(410);
             assertThat(answer.json().string("error")).isEqualTo("lost in the test");
             assertThat((System.nanoTime() - markedAt) / 1_000_000).isLessThan(10_000);
+        }
+    }
+
+    /** Until the session's history holds {@code cells} `started` events (the @Timeout bounds the wait). */
+    private static void awaitStarted(TestApp app, TestApp.SessionRef s, int cells) throws InterruptedException {
+        while (app.history(s).stream().filter(e -> e.string("type").equals("started")).count() < cells) {
+            Thread.sleep(50);
         }
     }
 }

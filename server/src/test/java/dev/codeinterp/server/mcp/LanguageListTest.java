@@ -38,7 +38,7 @@ class LanguageListTest {
     void the_runner_and_local_mode_know_the_same_languages() throws IOException {
         assertThat(quotedNames(Path.of("..", "sandbox-images", "runner", "codeinterp_runner", "protocol.py"),
                 "LANGUAGES = \\(([^)]*)\\)")).containsExactlyElementsOf(LANGUAGES);
-        assertThat(quotedNames(Path.of("..", "pyodide-assets", "src", "runtime", "cells.js"),
+        assertThat(quotedNames(Path.of("..", "pyodide-assets", "src", "runtime", "cell-limits.mjs"),
                 "const LANGUAGES = \\[([^\\]]*)\\]")).containsExactlyElementsOf(LANGUAGES);
     }
 
