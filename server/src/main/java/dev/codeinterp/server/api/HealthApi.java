@@ -47,7 +47,7 @@ final class HealthApi {
         AdmissionLimits l = admission.limits();
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
-        Health.Idle idle = sessions.idle();
+        Health.Idle idle = sessions.residency().idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
                 keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster());
         // the front door stops routing this node's old session ids here once it has handed every session over

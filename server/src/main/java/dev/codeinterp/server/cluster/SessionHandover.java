@@ -1,7 +1,7 @@
 package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.server.session.SessionManager;
-import dev.codeinterp.server.session.SessionMoves;
+import dev.codeinterp.server.session.residency.SessionMoves;
 import dev.codeinterp.server.session.Tokens;
 import dev.codeinterp.server.store.NodeRepository;
 import dev.codeinterp.server.store.StoredNode;
@@ -81,7 +81,7 @@ public final class SessionHandover {
                 || !NodeProof.verify(nodes, from, what(id), proof, System.currentTimeMillis())) {
             return Outcome.NOT_A_NODE;
         }
-        return sessions.moves().arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
+        return sessions.residency().moves().arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
     }
 
     public enum Outcome { TAKEN, NOT_A_NODE, NOT_ITS_TO_GIVE }

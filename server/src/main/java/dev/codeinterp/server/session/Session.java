@@ -101,7 +101,7 @@ public final class Session {
      * A session is busy while it starts and its idle clock starts when it is ready: the reaper
      * must not close it during a cold start that takes longer than the idle TTL.
      */
-    void start(boolean warm) {
+    public void start(boolean warm) {
         busy = true; // the worker says otherwise once it waits for work
         try {
             if (warm) {
@@ -118,7 +118,7 @@ public final class Session {
      * process left, with the cell {@code runningCell} (or null) still running in it under a fresh
      * clock of {@code timeout}; the cells it had {@code waiting} end, as they never ran.
      */
-    void adopt(Sandbox running, String runningCell, Duration timeout, List<String> waiting) {
+    public void adopt(Sandbox running, String runningCell, Duration timeout, List<String> waiting) {
         slot.adopt(running);
         if (runningCell != null) {
             cells.adoptRunning(new RunningCell(runningCell, timeout, limits, System.nanoTime()), slot.workspace());
@@ -133,12 +133,12 @@ public final class Session {
      * Before {@link #start}: the interpreter of an earlier server process is gone ({@code why}); the
      * next cell's events say so with a {@code restarted} event, as its variables are gone with it.
      */
-    void interpreterLost(String why) {
+    public void interpreterLost(String why) {
         lostInterpreter = why;
     }
 
     /** The session came back from disk with its interpreter, in {@code ms}: its stream says so. */
-    void resumed(long ms) {
+    public void resumed(long ms) {
         events.emit(NO_EXECUTION, new Event.Resumed(ms));
     }
 
@@ -231,68 +231,51 @@ public final class Session {
     }
 
     /**
-     * Once no cell waits or runs, hands the sandbox (null when none runs) and the workspace to
-     * {@code how}, which writes them to disk, and stops the worker: the session is then closed to
-     * callers. Fails with {@link SessionBusyException} when a cell waits or runs; when {@code how}
-     * fails, the session goes on as it was (or, if its sandbox did not survive, with a fresh one
-     * that says so).
+     * Once no cell waits or runs, hands the sandbox and the workspace to {@code work}, which writes
+     * them to disk, and stops the worker: the session is then closed to callers. Returns what
+     * {@code work} answered. Fails with {@link SessionBusyException} when a cell waits or runs; when
+     * {@code work} fails, the session goes on as it was (or, if its sandbox did not survive, with a
+     * fresh one that says so).
      */
-    <T> java.util.concurrent.CompletableFuture<T> suspend(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, Signal.SuspendRequest::new);
+    public <T> T suspend(IdleWork<T> work) {
+        IdleHandOff<T> handOff = new IdleHandOff<>(work);
+        whenIdle(handOff, new Signal.SuspendRequest(handOff, false));
+        return handOff.await("suspended");
     }
 
     /**
      * As {@link #suspend}, for a session that moves to another node: from now on it takes no new cell
      * (callers see it closed, and look for it again), the cells it accepted run to their end, then
-     * {@code how} writes it to disk. When {@code how} fails, it goes on as it was.
+     * {@code work} writes it to disk. When {@code work} fails, it goes on as it was.
      */
-    <T> java.util.concurrent.CompletableFuture<T> leave(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, (h, d) -> new Signal.SuspendRequest(h, d, true));
+    public <T> T leave(IdleWork<T> work) {
+        IdleHandOff<T> handOff = new IdleHandOff<>(work);
+        whenIdle(handOff, new Signal.SuspendRequest(handOff, true));
+        return handOff.await("moved");
     }
 
     /**
-     * Once no cell waits or runs, hands the live sandbox (null when none runs) and the workspace
-     * (null before the first sandbox) to {@code how}, which copies them (a fork), while cells sent
-     * meanwhile wait; then the session goes on as it was. Fails with {@link SessionBusyException} when
-     * a cell waits or runs.
+     * Once no cell waits or runs, hands the live sandbox and the workspace to {@code work}, which
+     * copies them (a fork), while cells sent meanwhile wait; then the session goes on as it was.
+     * Fails with {@link SessionBusyException} when a cell waits or runs.
      */
-    <T> java.util.concurrent.CompletableFuture<T> copy(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, Signal.CopyRequest::new);
+    public <T> T copy(IdleWork<T> work) {
+        IdleHandOff<T> handOff = new IdleHandOff<>(work);
+        whenIdle(handOff, new Signal.CopyRequest(handOff));
+        return handOff.await("copied");
     }
 
-    /**
-     * What {@link #suspend} or {@link #copy} answered, waited for at most 5 minutes; its failure
-     * rethrown as it was. {@code what} ("suspended", "copied") words the other failures.
-     */
-    static <T> T await(java.util.concurrent.CompletableFuture<T> request, String what) {
-        try {
-            return request.get(5, java.util.concurrent.TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the session was " + what, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the session was not " + what + " within 5 minutes", e);
-        }
-    }
-
-    /** Posts {@code how} to the worker as the signal {@code request} makes; its answer completes the future. */
-    @SuppressWarnings("unchecked")
-    private <T> java.util.concurrent.CompletableFuture<T> whenIdle(java.util.function.BiFunction<Sandbox, Workspace, T> how,
-            java.util.function.BiFunction<java.util.function.BiFunction<Sandbox, Workspace, Object>,
-                    java.util.concurrent.CompletableFuture<Object>, Signal> request) {
-        java.util.concurrent.CompletableFuture<Object> done = new java.util.concurrent.CompletableFuture<>();
+    /** Posts {@code request} to the worker; a closed session refuses it at once. */
+    private void whenIdle(IdleHandOff<?> handOff, Signal request) {
         if (closed) {
-            done.completeExceptionally(new SessionClosedException());
+            handOff.fail(new SessionClosedException());
         } else {
-            inbox.add(request.apply((java.util.function.BiFunction<Sandbox, Workspace, Object>) how, done));
+            inbox.add(request);
         }
-        return (java.util.concurrent.CompletableFuture<T>) done;
     }
 
     /** Stops the worker, ends every unfinished cell as interrupted, and removes the sandbox. */
-    void close() {
+    public void close() {
         stop(new Signal.CloseRequest());
     }
 
@@ -300,12 +283,12 @@ public final class Session {
      * Stops the worker and leaves the sandbox running with its variables, and any cell in it, for the
      * next server process to adopt: nothing ends, nothing is stored as ended.
      */
-    void detach() {
+    public void detach() {
         stop(new Signal.DetachRequest());
     }
 
     /** Stops the worker and removes the sandbox, storing nothing: the session is not this node's any more. */
-    void drop() {
+    public void drop() {
         stop(new Signal.DropRequest());
     }
 
@@ -442,7 +425,7 @@ public final class Session {
                     return false;
                 }
             } else if (hasWork()) {
-                request.done().completeExceptionally(new SessionBusyException());
+                request.work().fail(new SessionBusyException());
                 return false;
             }
             closed = true;
@@ -459,7 +442,7 @@ public final class Session {
     private boolean parkNow(Signal.SuspendRequest request) {
         Sandbox sandbox = slot.release();
         try {
-            request.done().complete(request.how().apply(sandbox, slot.workspace()));
+            request.work().run(sandbox, slot.workspace());
             return true;
         } catch (RuntimeException e) {
             closed = false;
@@ -471,7 +454,7 @@ public final class Session {
                         + "): its variables are gone, its files are kept";
                 warmQuietly();
             }
-            request.done().completeExceptionally(e);
+            request.work().fail(e);
             return false;
         }
     }
@@ -479,14 +462,14 @@ public final class Session {
     private void copyNow(Signal.CopyRequest request) {
         synchronized (admitting) {
             if (hasWork()) {
-                request.done().completeExceptionally(new SessionBusyException());
+                request.work().fail(new SessionBusyException());
                 return;
             }
         }
         try {
-            request.done().complete(request.how().apply(slot.live(), slot.workspace()));
+            request.work().run(slot.live(), slot.workspace());
         } catch (RuntimeException e) {
-            request.done().completeExceptionally(e);
+            request.work().fail(e);
         }
     }
 

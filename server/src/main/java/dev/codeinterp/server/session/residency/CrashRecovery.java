@@ -1,7 +1,8 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
+import dev.codeinterp.server.session.SessionEvents;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import org.slf4j.Logger;

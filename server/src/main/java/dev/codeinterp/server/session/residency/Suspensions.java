@@ -1,4 +1,4 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
@@ -9,6 +9,8 @@ import dev.codeinterp.server.sandbox.CheckpointSupport;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.Durations;
+import dev.codeinterp.server.session.SuspendFailedException;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;

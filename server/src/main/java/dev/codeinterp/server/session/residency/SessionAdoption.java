@@ -1,4 +1,4 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
