@@ -72,7 +72,7 @@ public final class SessionManager implements AutoCloseable {
             }
             throw e;
         }
-        String id = Tokens.newId(sessions.node());
+        String id = Tokens.newSessionId(sessions.node());
         String token = Tokens.newToken();
         long now = System.currentTimeMillis();
         Session session = null;

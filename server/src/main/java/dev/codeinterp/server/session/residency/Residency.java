@@ -165,7 +165,7 @@ public final class Residency implements AutoCloseable {
             throw new CheckpointUnavailableException("this server cannot fork sessions: " + suspensions.support().why());
         }
         Admission.Ticket ticket = parts.admission().admit(owner, true);
-        String id = Tokens.newId(sessions.node());
+        String id = Tokens.newSessionId(sessions.node());
         String token = Tokens.newToken();
         String tokenHash = Tokens.hash(token);
         Forks.Forked forked;
