@@ -120,7 +120,7 @@ public final class Main implements AutoCloseable {
                 settings.memoryBytes() * 2 + settings.workspaceBytes() + (64L << 20));
         McpSessionCatalog mcpSessions = new McpSessionCatalog(new McpSessionRepository(database), nodeRows, identity, settings.node());
         this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime(), mcpSessions);
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover, mcpSessions);
+        this.web = new WebServer(settings, runtime, sessions, new SandboxHealth(backend, pool), metrics, assistant, node, handover, mcpSessions);
     }
 
     /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */

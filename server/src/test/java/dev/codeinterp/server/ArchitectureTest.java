@@ -63,7 +63,7 @@ class ArchitectureTest {
                 .whereLayer("Assistant").mayOnlyBeAccessedByLayers("Main", "Api")
                 .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Main", "Api")
                 .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Cluster")
-                .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
+                .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Session")
                 .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session", "Cluster")
                 .whereLayer("Packages").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
@@ -134,6 +134,13 @@ class ArchitectureTest {
                 .check(SERVER);
         noClasses().that().resideInAPackage(RESIDENCY)
                 .should().dependOnClassesThat().haveNameMatching(SESSION_MANAGER)
+                .check(SERVER);
+    }
+
+    @Test
+    void the_handlers_never_reach_the_sandbox_layer() {
+        noClasses().that().resideInAnyPackage(API, MCP, FORWARDING)
+                .should().dependOnClassesThat().resideInAPackage(SANDBOX)
                 .check(SERVER);
     }
 

@@ -61,6 +61,10 @@ public final class SessionManager implements AutoCloseable {
      * Refused at once with {@link LimitExceededException} when admission says no.
      */
     public CreatedSession create(Client client, boolean oneShot) {
+        return SandboxUnavailableException.around(() -> createHere(client, oneShot));
+    }
+
+    private CreatedSession createHere(Client client, boolean oneShot) {
         SandboxPool pool = parts.pool();
         Sandbox warm = pool.takeWarm();
         Admission.Ticket ticket;

@@ -67,10 +67,7 @@ class SessionIdTest {
 
     @Test
     void haproxys_node_hint_rule_accepts_exactly_the_ids_with_a_node_hint() throws IOException {
-        String template = Files.readString(CLUSTER.resolve("haproxy.cfg.tmpl"));
-        Matcher rule = Pattern.compile("set-var\\(txn\\.node\\) .* -m reg (\\S+) }").matcher(template);
-        assertThat(rule.find()).as("the template's node-hint rule").isTrue();
-        Pattern haproxy = Pattern.compile(rule.group(1));
+        Pattern haproxy = ruleIn("haproxy.cfg.tmpl", "set-var\\(txn\\.node\\) .* -m reg (\\S+) }");
         for (String id : IDS) {
             boolean routed = SessionId.parse(id).map(s -> s.node() != null).orElse(false);
             assertThat(haproxy.matcher(id).find()).as("HAProxy's rule on '%s'", id).isEqualTo(routed);
@@ -79,12 +76,16 @@ class SessionIdTest {
 
     @Test
     void the_config_script_takes_exactly_the_node_ids_the_server_takes() throws IOException {
-        String script = Files.readString(CLUSTER.resolve("haproxy-config.sh"));
-        Matcher rule = Pattern.compile("\\[\\[ \"\\$id\" =~ (\\S+) ]]").matcher(script);
-        assertThat(rule.find()).as("the script's node id check").isTrue();
-        Pattern bash = Pattern.compile(rule.group(1));
+        Pattern bash = ruleIn("haproxy-config.sh", "\\[\\[ \"\\$id\" =~ (\\S+) ]]");
         for (String node : NODES) {
             assertThat(bash.matcher(node).find()).as("the script on '%s'", node).isEqualTo(node.matches(NodeSettings.ID_PATTERN));
         }
+    }
+
+    /** The regular expression {@code around} captures in {@code file} of scripts/cluster/, compiled as Java reads it. */
+    private static Pattern ruleIn(String file, String around) throws IOException {
+        Matcher rule = Pattern.compile(around).matcher(Files.readString(CLUSTER.resolve(file)));
+        assertThat(rule.find()).as("the rule in %s", file).isTrue();
+        return Pattern.compile(rule.group(1));
     }
 }

@@ -6,6 +6,7 @@ import dev.codeinterp.server.session.CheckpointUnavailableException;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.CreatedSession;
 import dev.codeinterp.server.session.LiveSessions;
+import dev.codeinterp.server.session.SandboxUnavailableException;
 import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -118,10 +119,14 @@ public final class Residency implements AutoCloseable {
     /**
      * Suspends the session now: its interpreter and files to disk, its container removed; the next
      * use brings it back. {@link SessionBusyException} while a cell waits or runs; a
-     * {@link dev.codeinterp.server.sandbox.SandboxException} when this runtime cannot checkpoint or
-     * writing failed (the session then goes on as it was).
+     * {@link SandboxUnavailableException} when this runtime cannot checkpoint or writing failed (the
+     * session then goes on as it was).
      */
     public void suspend(Session session) {
+        SandboxUnavailableException.around(() -> suspendHere(session));
+    }
+
+    private void suspendHere(Session session) {
         if (!keepsVariables()) {
             throw new CheckpointUnavailableException("this server cannot suspend sessions: " + suspensions.support().why());
         }
@@ -161,6 +166,10 @@ public final class Residency implements AutoCloseable {
      * {@link dev.codeinterp.server.session.LimitExceededException} when admission says no.
      */
     public CreatedSession fork(Session source, Client owner) {
+        return SandboxUnavailableException.around(() -> forkHere(source, owner));
+    }
+
+    private CreatedSession forkHere(Session source, Client owner) {
         if (!keepsVariables()) {
             throw new CheckpointUnavailableException("this server cannot fork sessions: " + suspensions.support().why());
         }
@@ -196,7 +205,7 @@ public final class Residency implements AutoCloseable {
      * {@link SessionLostException} or {@link SessionElsewhereException} when it is not this node's to bring back.
      */
     public void comeBack(String id, SessionKey key) {
-        comebacks.comeBack(id, key);
+        SandboxUnavailableException.around(() -> comebacks.comeBack(id, key));
     }
 
     /** Sessions leaving for another node and arriving from one. */
