@@ -199,11 +199,7 @@ public final class Residency implements AutoCloseable {
         return new CreatedSession(session, token);
     }
 
-    /**
-     * For a caller that found session {@code id} without a worker here: waits for a change of place
-     * under way, or brings the session back if {@code key} opens it; the caller then looks again.
-     * {@link SessionLostException} or {@link SessionElsewhereException} when it is not this node's to bring back.
-     */
+    /** For a caller that found session {@code id} without a worker here: see {@link Comebacks#comeBack}; it then looks again. */
     public void comeBack(String id, SessionKey key) {
         SandboxUnavailableException.around(() -> comebacks.comeBack(id, key));
     }
@@ -258,10 +254,7 @@ public final class Residency implements AutoCloseable {
         sessions.markClosed(id, System.currentTimeMillis());
     }
 
-    /**
-     * Another node was lost: each cell it left queued or running ends once, in its session's log, and
-     * a running one says why. Called by the one node that marked it lost.
-     */
+    /** Another node was lost: each cell it left queued or running ends once, a running one saying why (by the node that marked it). */
     public void nodeLost(String node) {
         int ended = CrashRecovery.endUnfinished(parts.executions(), parts.eventLog(), node, Set.of(), "the node running this session ("
                 + node + ") was lost, with its sandbox: the interpreter's state is gone");
