@@ -21,8 +21,8 @@ server_options=${HAPROXY_SERVER_OPTIONS:-}
 node_rules="" node_servers=""
 for node in "$@"; do
   id=${node%%=*} address=${node#*=}
-  # the same shape HAProxy's node-hint rule accepts, so every id can be routed to
-  [[ "$id" =~ ^[A-Za-z0-9_-]{1,64}$ ]] || { echo "haproxy-config.sh: node id '$id': 1-64 of A-Z a-z 0-9 _ -" >&2; exit 2; }
+  # the server's NODE_ID rule, the shape HAProxy's node-hint rule accepts, so every id can be routed to
+  [[ "$id" =~ ^[a-z0-9][a-z0-9-]{0,31}$ ]] || { echo "haproxy-config.sh: node id '$id': 1-32 of a-z, 0-9 and '-' (not first)" >&2; exit 2; }
   [[ "$address" =~ ^[^[:space:]=]+:[0-9]+$ ]] || { echo "haproxy-config.sh: '$node' is not NODE_ID=HOST:PORT" >&2; exit 2; }
   node_rules+="    use-server $id if { var(txn.node) -m str $id }"$'\n'
   node_servers+="    server $id $address"$'\n'

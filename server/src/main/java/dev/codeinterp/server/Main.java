@@ -28,6 +28,7 @@ import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.CellActivity;
 import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.SessionManager;
+import dev.codeinterp.server.session.SessionParts;
 import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
 import dev.codeinterp.server.store.EventRepository;
@@ -93,7 +94,8 @@ public final class Main implements AutoCloseable {
         this.pool = new SandboxPool(backend, workspaces, engine.available() ? settings.poolSize() : 0, metrics,
                 cells::quiet, warmTemplate(settings, workspaces));
         CellLimits cellLimits = new CellLimits(settings.maxCodeBytes(), settings.defaultTimeout(), settings.maxTimeout());
-        this.sessions = new SessionManager(pool, workspaces, new SessionRepository(database, identity.id()), new ExecutionRepository(database),
+        this.sessions = new SessionManager(new SessionParts(pool, workspaces, new SessionRepository(database, identity.id()),
+                new ExecutionRepository(database),
                 new EventRepository(database),
                 new ExecutionLimits(settings.outputCapBytes(), settings.interruptGrace(), settings.memoryBytes(),
                         settings.maxQueuedCells(), RestartPolicy.DEFAULT, settings.inputTimeout()),
@@ -102,7 +104,7 @@ public final class Main implements AutoCloseable {
                         settings.maxQueuedCells(), settings.maxConcurrentCreates())),
                 new DownloadLinks(), metrics, new InstallStep(packages), cells,
                 new SuspendPolicy(settings.dataDir().resolve("suspended"), settings.suspend().after(), settings.suspend().keptFor(),
-                        settings.suspend().diskBytes()), new SessionForks(database));
+                        settings.suspend().diskBytes()), new SessionForks(database)));
         metrics.watchPool(pool::idleCount, pool::target);
         metrics.watchSessions(sessions::liveCount);
         this.assistant = new Assistant(assistantSettings, cellLimits);
@@ -118,7 +120,7 @@ public final class Main implements AutoCloseable {
                 settings.memoryBytes() * 2 + settings.workspaceBytes() + (64L << 20));
         McpSessionCatalog mcpSessions = new McpSessionCatalog(new McpSessionRepository(database), nodeRows, identity, settings.node());
         this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime(), mcpSessions);
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover, mcpSessions);
+        this.web = new WebServer(settings, runtime, sessions, new SandboxHealth(backend, pool), metrics, assistant, node, handover, mcpSessions);
     }
 
     /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */
@@ -147,9 +149,9 @@ public final class Main implements AutoCloseable {
 
     public Main start(Settings settings) {
         // registered before its sessions start: a lost predecessor's sessions are marked lost, not adopted
-        node.start(sessions::liveCount, sessions::nodeLost, sessions::disowned);
+        node.start(sessions::liveCount, sessions.residency()::nodeLost, sessions.residency()::disowned);
         // without an engine there is nothing to adopt: each try would only wait out a connect timeout
-        var adopted = sessions.start(settings.reapInterval(), engineAvailable);
+        var adopted = sessions.residency().start(settings.reapInterval(), engineAvailable);
         if (engineAvailable) {
             backend.reapOrphans(adopted); // after adoption: what no session took over is garbage
         }
@@ -217,7 +219,7 @@ public final class Main implements AutoCloseable {
         } finally {
             try {
                 if (removeSandboxes) {
-                    sessions.closeRemovingSandboxes();
+                    sessions.residency().closeRemovingSandboxes();
                 } else {
                     sessions.close();
                 }

@@ -26,6 +26,12 @@ class ArchitectureTest {
     /** This node among the others sharing the store: used by api (routing, health), uses the store. */
     private static final String CLUSTER = "dev.codeinterp.server.cluster..";
     private static final String SESSION = "dev.codeinterp.server.session..";
+    /** Where a session lives (suspended, resumed, forked, moved, lost): above the session core, below its one door. */
+    private static final String RESIDENCY = "dev.codeinterp.server.session.residency..";
+    /** The session core: how a session runs its cells, what it shares with residency. */
+    private static final String SESSION_CORE = "dev.codeinterp.server.session";
+    /** The core's one door for callers, which wires the core and residency together. */
+    private static final String SESSION_MANAGER = "dev\\.codeinterp\\.server\\.session\\.SessionManager(\\$.*)?";
     private static final String SANDBOX = "dev.codeinterp.server.sandbox..";
     private static final String FILES = "dev.codeinterp.server.files..";
     private static final String STORE = "dev.codeinterp.server.store..";
@@ -57,7 +63,7 @@ class ArchitectureTest {
                 .whereLayer("Assistant").mayOnlyBeAccessedByLayers("Main", "Api")
                 .whereLayer("Cluster").mayOnlyBeAccessedByLayers("Main", "Api")
                 .whereLayer("Session").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Cluster")
-                .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
+                .whereLayer("Sandbox").mayOnlyBeAccessedByLayers("Main", "Session")
                 .whereLayer("Files").mayOnlyBeAccessedByLayers("Main", "Api", "Assistant", "Session", "Sandbox")
                 .whereLayer("Store").mayOnlyBeAccessedByLayers("Main", "Session", "Cluster")
                 .whereLayer("Packages").mayOnlyBeAccessedByLayers("Main", "Api", "Session")
@@ -118,6 +124,30 @@ class ArchitectureTest {
     void only_the_api_speaks_http() {
         noClasses().that().resideOutsideOfPackages(API, MCP, FORWARDING)
                 .should().dependOnClassesThat().resideInAnyPackage("io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..")
+                .check(SERVER);
+    }
+
+    @Test
+    void residency_uses_the_session_core_and_the_core_never_uses_residency() {
+        noClasses().that().resideInAPackage(SESSION_CORE).and().haveNameNotMatching(SESSION_MANAGER)
+                .should().dependOnClassesThat().resideInAPackage(RESIDENCY)
+                .check(SERVER);
+        noClasses().that().resideInAPackage(RESIDENCY)
+                .should().dependOnClassesThat().haveNameMatching(SESSION_MANAGER)
+                .check(SERVER);
+    }
+
+    @Test
+    void the_handlers_never_reach_the_sandbox_layer() {
+        noClasses().that().resideInAnyPackage(API, MCP, FORWARDING)
+                .should().dependOnClassesThat().resideInAPackage(SANDBOX)
+                .check(SERVER);
+    }
+
+    @Test
+    void forwarding_knows_nothing_of_the_handlers_that_use_it() {
+        noClasses().that().resideInAPackage(FORWARDING)
+                .should().dependOnClassesThat().resideInAnyPackage(API, MCP)
                 .check(SERVER);
     }
 }

@@ -6,10 +6,10 @@ import dev.codeinterp.model.rest.ApiError;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.files.WorkspaceException;
 import dev.codeinterp.server.metrics.ServerMetrics;
-import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.session.CellRefusedException;
 import dev.codeinterp.server.session.HistoryUnavailableException;
 import dev.codeinterp.server.session.LimitExceededException;
+import dev.codeinterp.server.session.SandboxUnavailableException;
 import dev.codeinterp.server.session.CheckpointUnavailableException;
 import dev.codeinterp.server.session.SessionBusyException;
 import dev.codeinterp.server.session.SessionClosedException;
@@ -50,7 +50,7 @@ final class ApiErrors {
             case CONFLICT -> 409;
             case UNAVAILABLE -> 503;
         }, e.getMessage()));
-        routes.exception(SandboxException.class, (e, ctx) ->
+        routes.exception(SandboxUnavailableException.class, (e, ctx) ->
                 unavailable(ctx, "no sandbox available: " + e.getMessage(), SANDBOX_RETRY_S));
         routes.exception(HistoryUnavailableException.class, (e, ctx) ->
                 unavailable(ctx, e.getMessage(), HistoryUnavailableException.RETRY_AFTER_S));

@@ -4,9 +4,6 @@ import dev.codeinterp.model.health.Health;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.config.RuntimeChoice;
-import dev.codeinterp.server.sandbox.EngineInfo;
-import dev.codeinterp.server.sandbox.SandboxBackend;
-import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
 import dev.codeinterp.server.session.SessionManager;
@@ -14,9 +11,8 @@ import io.javalin.http.Context;
 
 /** {@code /healthz}: says plainly whether code can run here, and if not, why. */
 final class HealthApi {
-    private final SandboxBackend backend;
+    private final EngineHealth engine;
     private final RuntimeChoice runtime;
-    private final SandboxPool pool;
     private final SessionManager sessions;
     private final boolean keysRequired;
 
@@ -24,13 +20,12 @@ final class HealthApi {
 
     private final NodeRegistry node;
 
-    HealthApi(SandboxBackend backend, RuntimeChoice runtime, SandboxPool pool, SessionManager sessions, boolean keysRequired,
+    HealthApi(EngineHealth engine, RuntimeChoice runtime, SessionManager sessions, boolean keysRequired,
               Health.Assistant assistant, NodeRegistry node) {
         this.node = node;
         this.assistant = assistant;
-        this.backend = backend;
+        this.engine = engine;
         this.runtime = runtime;
-        this.pool = pool;
         this.sessions = sessions;
         this.keysRequired = keysRequired;
     }
@@ -39,15 +34,14 @@ final class HealthApi {
     static final String NODE_STATE = "X-CodeInterp-Node-State";
 
     void health(Context ctx) {
-        EngineInfo info = backend.info();
-        Health.Engine docker = new Health.Engine(info.available(), info.version(), info.runtimes(), info.problem());
-        Health.Pool poolState = pool == null ? new Health.Pool(0, 0, null)
-                : new Health.Pool(pool.idleCount(), pool.target(), pool.lastProblem());
+        EngineHealth.Engine info = engine.now();
+        Health.Engine docker = info.state();
+        Health.Pool poolState = engine.pool();
         Admission admission = sessions.admission();
         AdmissionLimits l = admission.limits();
         Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
-        Health.Idle idle = sessions.idle();
+        Health.Idle idle = sessions.residency().idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
                 keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster());
         // the front door stops routing this node's old session ids here once it has handed every session over
@@ -65,11 +59,11 @@ final class HealthApi {
         int open = admission.open();
         int capacity = admission.limits().maxSessions();
         String why = null;
-        EngineInfo engine = backend.info();
+        Health.Engine docker = engine.now().state();
         if (!node.active()) {
             why = "this node is " + node.state() + ": it takes no new sessions";
-        } else if (!engine.available()) {
-            why = "no sandbox can be started here: " + engine.problem();
+        } else if (!docker.available()) {
+            why = "no sandbox can be started here: " + docker.problem();
         } else if (open >= capacity) {
             why = "this node is full: " + open + " sessions open, its MAX_SESSIONS";
         }

@@ -12,6 +12,7 @@ import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.CreatedSession;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionElsewhereException;
 import dev.codeinterp.server.session.SessionLostException;
@@ -46,7 +47,7 @@ final class RestApi {
     }
 
     void createSession(Context ctx) {
-        SessionManager.Created created = sessions.create(clients.forSession(ctx), false);
+        CreatedSession created = sessions.create(clients.forSession(ctx), false);
         json(ctx, 201, WireCodec.encode(new SessionCreated(created.session().id(), created.token(), created.session().runtime())));
     }
 
@@ -101,14 +102,14 @@ final class RestApi {
     }
 
     void suspend(Context ctx) {
-        sessions.suspend(authorised(ctx));
+        sessions.residency().suspend(authorised(ctx));
         json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
     }
 
     /** {@code POST /api/v1/sessions/{id}/fork}: a new session with this one's variables, files and history. */
     void fork(Context ctx) {
         Session source = authorised(ctx);
-        SessionManager.Created created = sessions.fork(source, clients.owner(sessions.owner(source)));
+        CreatedSession created = sessions.residency().fork(source, clients.owner(sessions.owner(source)));
         json(ctx, 201, WireCodec.encode(new SessionCreated(created.session().id(), created.token(), created.session().runtime())));
     }
 
@@ -116,7 +117,7 @@ final class RestApi {
         try {
             sessions.close(authorised(ctx));
         } catch (SessionLostException e) {
-            sessions.closeLost(ctx.pathParam("id"), bearer(ctx)); // nothing runs: its row is closed, history goes with it
+            sessions.residency().closeLost(ctx.pathParam("id"), bearer(ctx)); // nothing runs: its row is closed, history goes with it
         }
         ctx.status(204);
     }

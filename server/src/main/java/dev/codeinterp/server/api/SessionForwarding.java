@@ -3,6 +3,7 @@ package dev.codeinterp.server.api;
 import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.forwarding.HttpForwarder;
 import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionId;
 import io.javalin.http.Context;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,16 +44,15 @@ final class SessionForwarding {
         if (!path.startsWith(PREFIX) || ctx.header(FORWARDED) != null || isWebSocket(ctx)) {
             return;
         }
-        String rest = path.substring(PREFIX.length());
-        String id = rest.indexOf('/') < 0 ? rest : rest.substring(0, rest.indexOf('/'));
-        if (id.isEmpty() || id.startsWith(node.id() + ".")) {
-            return; // ours by its name: no lookup on the path every cell takes
+        Optional<SessionId> id = SessionId.leading(path.substring(PREFIX.length()));
+        if (id.isEmpty() || id.get().startedOn(node.id())) {
+            return; // not a session's id (answered here), or ours by its name: no lookup on the path every cell takes
         }
         Optional<String> token = RestApi.bearerToken(ctx);
         if (token.isEmpty()) {
             return; // no token, no session: answered here
         }
-        Optional<String> owner = node.ownerUrl(id, token.get());
+        Optional<String> owner = node.ownerUrl(id.get().toString(), token.get());
         if (owner.isEmpty()) {
             return; // here, unknown, lost, or its node out of reach: answered here, as such
         }

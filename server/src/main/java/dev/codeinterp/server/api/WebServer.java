@@ -10,8 +10,6 @@ import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.mcp.Authenticator;
 import dev.codeinterp.server.mcp.McpEndpoint;
 import dev.codeinterp.server.metrics.ServerMetrics;
-import dev.codeinterp.server.sandbox.SandboxBackend;
-import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionElsewhereException;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.Javalin;
@@ -28,7 +26,7 @@ public final class WebServer implements AutoCloseable {
     private final SessionForwarding forwarding;
     private final SocketRelay relays;
 
-    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
+    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, EngineHealth engine, ServerMetrics metrics,
                      Assistant assistant, NodeRegistry node, SessionHandover handover, McpSessionCatalog mcpSessions) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
@@ -38,7 +36,7 @@ public final class WebServer implements AutoCloseable {
         NotebookApi notebooks = new NotebookApi(sessions);
         AssistantRelayPage relay = new AssistantRelayPage();
         HandoverApi handovers = new HandoverApi(handover);
-        HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
+        HealthApi health = new HealthApi(engine, runtime, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
         this.forwarding = new SessionForwarding(node);

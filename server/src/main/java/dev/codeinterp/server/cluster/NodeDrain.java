@@ -146,7 +146,7 @@ public final class NodeDrain {
     }
 
     private boolean moveOne(String id, StoredNode to) {
-        boolean ok = sessions.moves().moveOut(id, filesOnlyWhy(), (sessionId, folder, wasRunning) -> handover.send(to, sessionId, folder, wasRunning));
+        boolean ok = sessions.residency().moves().moveOut(id, filesOnlyWhy(), (sessionId, folder, wasRunning) -> handover.send(to, sessionId, folder, wasRunning));
         if (ok) {
             log.info("session {} moved to node {}", id, to.id());
         }

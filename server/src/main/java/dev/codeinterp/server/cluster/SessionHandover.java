@@ -1,8 +1,8 @@
 package dev.codeinterp.server.cluster;
 
+import dev.codeinterp.server.session.SessionId;
 import dev.codeinterp.server.session.SessionManager;
-import dev.codeinterp.server.session.SessionMoves;
-import dev.codeinterp.server.session.Tokens;
+import dev.codeinterp.server.session.residency.SessionMoves;
 import dev.codeinterp.server.store.NodeRepository;
 import dev.codeinterp.server.store.StoredNode;
 
@@ -77,11 +77,11 @@ public final class SessionHandover {
      * proof is checked, and the id's shape, before anything is written.
      */
     public Outcome receive(String id, String from, String proof, boolean wasRunning, InputStream folder) {
-        if (!Tokens.isSessionId(id) || from == null || from.equals(me.id())
+        if (SessionId.parse(id).isEmpty() || from == null || from.equals(me.id())
                 || !NodeProof.verify(nodes, from, what(id), proof, System.currentTimeMillis())) {
             return Outcome.NOT_A_NODE;
         }
-        return sessions.moves().arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
+        return sessions.residency().moves().arrive(id, from, folder, maxBytes, wasRunning) ? Outcome.TAKEN : Outcome.NOT_ITS_TO_GIVE;
     }
 
     public enum Outcome { TAKEN, NOT_A_NODE, NOT_ITS_TO_GIVE }

@@ -5,6 +5,7 @@ import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.CreatedSession;
 import dev.codeinterp.server.session.SessionManager;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
@@ -72,11 +73,11 @@ final class CodeTools {
 
     CallToolResult forkSession(McpSyncServerExchange exchange, CallToolRequest request) {
         Session source = mcpSessions.open(exchange.sessionId(), Args.of(request.arguments()).requiredString("session_id"));
-        return adopted(exchange, sessions.fork(source, McpEndpoint.client(exchange)));
+        return adopted(exchange, sessions.residency().fork(source, McpEndpoint.client(exchange)));
     }
 
     /** A session made for this MCP session: recorded as its own (its token is not kept), or closed again if it cannot be. */
-    private CallToolResult adopted(McpSyncServerExchange exchange, SessionManager.Created created) {
+    private CallToolResult adopted(McpSyncServerExchange exchange, CreatedSession created) {
         try {
             mcpSessions.adopt(exchange.sessionId(), created.session().id());
         } catch (RuntimeException e) {

@@ -1,12 +1,12 @@
 package dev.codeinterp.server.mcp;
 
+import dev.codeinterp.server.session.SessionId;
+
 import java.nio.ByteBuffer;
-import java.util.Base64;
 import java.util.UUID;
 
 /**
- * The MCP session ids clients see name this node, as code session ids do ({@code n2.Qk3…}: the node,
- * a dot, 22 base64url characters), so the front door routes an MCP session's requests to the node
+ * The MCP session ids clients see name this node, as code session ids do ({@link SessionId}), so the front door routes an MCP session's requests to the node
  * that holds it. The SDK names its sessions with a UUID and offers no other way: the UUID's 16 bytes
  * are the 22 characters. The client's id stays the same for the session's whole life, also when the
  * SDK's changes (the session begun again after a restart, or on another node after a drain: {@link McpSessions}
@@ -28,7 +28,7 @@ final class McpSessionIds {
             return internal;
         }
         byte[] bytes = ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits()).array();
-        return node + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return SessionId.of(node, bytes).toString();
     }
 
     /**
@@ -36,9 +36,6 @@ final class McpSessionIds {
      * base64url characters): anything else is answered 404 without a look in the store.
      */
     static boolean wellFormed(String external) {
-        return external != null && SHAPE.matcher(external).matches();
+        return SessionId.parse(external).map(id -> id.node() != null).orElse(false);
     }
-
-    private static final java.util.regex.Pattern SHAPE = java.util.regex.Pattern.compile(
-            dev.codeinterp.server.config.NodeSettings.ID_PATTERN + "\\.[A-Za-z0-9_-]{22}");
 }

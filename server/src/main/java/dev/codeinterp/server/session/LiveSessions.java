@@ -11,49 +11,49 @@ import java.util.concurrent.ConcurrentHashMap;
  * the admission place each holds: a session leaves the map and gives its place back in one step, so
  * no way out (close, suspend, move, disown) can forget the place or give it back twice.
  */
-final class LiveSessions {
+public final class LiveSessions {
     /**
      * A session with a worker: its token hash, so a request to it is checked without a database read,
      * and the client its place counts against.
      */
-    record Live(Session session, String tokenHash, String owner) {
+    public record Live(Session session, String tokenHash, String owner) {
     }
 
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Admission admission;
 
-    LiveSessions(Admission admission) {
+    public LiveSessions(Admission admission) {
         this.admission = admission;
     }
 
-    Live get(String id) {
+    public Live get(String id) {
         return live.get(id);
     }
 
     /** The session's entry while its worker runs; null when there is none or it closed. */
-    Live running(String id) {
+    public Live running(String id) {
         Live entry = live.get(id);
         return entry != null && !entry.session().closed() ? entry : null;
     }
 
-    boolean holds(String id) {
+    public boolean holds(String id) {
         return live.containsKey(id);
     }
 
     /** A session whose place was admitted with a ticket (created, forked). */
-    void admitted(Session session, String tokenHash, String owner) {
+    public void admitted(Session session, String tokenHash, String owner) {
         live.put(session.id(), new Live(session, tokenHash, owner));
     }
 
     /** A stored session with a worker again (adopted, resumed, revived): its place is counted now. */
-    void back(StoredSession stored, Session session) {
+    public void back(StoredSession stored, Session session) {
         String owner = stored.client() == null ? "unknown" : stored.client();
         admission.count(owner);
         live.put(stored.id(), new Live(session, stored.tokenHash(), owner));
     }
 
     /** Takes {@code entry} out and gives its place back; false when it had already gone. */
-    boolean release(Live entry) {
+    public boolean release(Live entry) {
         if (live.remove(entry.session().id(), entry)) {
             admission.release(entry.owner());
             return true;
@@ -62,7 +62,7 @@ final class LiveSessions {
     }
 
     /** Takes {@code session} out, if it is the one here, and gives its place back. */
-    void release(Session session) {
+    public void release(Session session) {
         Live entry = live.get(session.id());
         if (entry != null && entry.session() == session) {
             release(entry);
@@ -70,19 +70,19 @@ final class LiveSessions {
     }
 
     /** Takes the session out without giving its place back (a create that failed abandons its ticket itself). */
-    void forget(String id) {
+    public void forget(String id) {
         live.remove(id);
     }
 
-    List<Live> all() {
+    public List<Live> all() {
         return List.copyOf(live.values());
     }
 
-    List<Session> sessions() {
+    public List<Session> sessions() {
         return live.values().stream().map(Live::session).toList();
     }
 
-    int size() {
+    public int size() {
         return live.size();
     }
 }

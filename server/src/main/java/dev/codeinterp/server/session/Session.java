@@ -1,66 +1,35 @@
-// Over 300 lines: the actor (its callers' methods, inbox, dispatch and what each signal does) reads as one; every policy is its own class.
 package dev.codeinterp.server.session;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.SessionEvent;
-import dev.codeinterp.model.Status;
-import dev.codeinterp.model.StreamName;
-import dev.codeinterp.model.runner.RunnerInstall;
-import dev.codeinterp.model.runner.RunnerMessage;
-import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.files.Workspace;
-import dev.codeinterp.server.packages.PackageFetchException;
-import dev.codeinterp.server.sandbox.RunnerOutput;
 import dev.codeinterp.server.sandbox.Sandbox;
-import dev.codeinterp.server.sandbox.SandboxException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * One conversation's interpreter. A single worker thread owns all state and reacts to signals in
- * its inbox (cells submitted, runner output, the sandbox dying, interrupt, restart, close, the
- * clock), so there are no races between a cell finishing and a timeout firing. Cells run one at a
- * time in submission order, and every cell ends with exactly one {@code finished} event. The
+ * One conversation's interpreter, as its callers see it. A single worker thread ({@link SessionWorker})
+ * owns all state and reacts to signals in its inbox (cells submitted, runner output, the sandbox
+ * dying, interrupt, restart, close, the clock), so there are no races between a cell finishing and a
+ * timeout firing. Cells run one at a time in submission order, and every cell ends with exactly one
+ * {@code finished} event. What is done with it once idle (suspended, moved, copied) is an
+ * {@link IdleWork}. The
  * policies live apart: {@link RunningCell} (output cap, {@link ShutdownLadder}), {@link Supervisor}
  * (restarts), {@link CrashReport} (what a death means to the user), {@link ArtifactTracker}.
  */
 public final class Session {
-    private static final Logger log = LoggerFactory.getLogger(Session.class);
     /** Events that belong to no cell (a restart while idle) carry this execution id. */
     public static final String NO_EXECUTION = "";
-
-    private static final Signal TICK = new Signal.ClockTick();
-    /** At most this many reads of runner output are handled, and their events stored, as one run. */
-    private static final int OUTPUT_RUN = 64;
 
     private final String id;
     private final String runtime;
     private final SessionEvents events;
-    private final ExecutionLimits limits;
-    private final SandboxSlot slot;
-    private final Supervisor supervisor;
-    private final CellQueue cells;
     private final InstallStep installs;
-    private final CellInstallRequest cellInstalls;
-    private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
-    /** Held while a cell is accepted and while the worker decides to suspend: no cell slips in behind a suspension. */
-    private final Object admitting = new Object();
-    private final Thread worker;
-    /** A move's suspension, waiting for the cells accepted before it (worker only). */
-    private Signal.SuspendRequest leaving;
-    private volatile boolean busy;
-    private volatile boolean closed;
-    private volatile boolean awaitingInput; // set by the worker before the input_request goes out
+    private final SessionWorker worker;
     private volatile long lastActivity = System.currentTimeMillis();
-    /** Why the interpreter of an earlier server process is gone, told with the next cell (worker only, after start). */
-    private String lostInterpreter;
 
     /**
      * {@code workspace} is the session's existing workspace, or null for a new session, which
@@ -70,22 +39,12 @@ public final class Session {
     Session(String id, String runtime, SessionEvents events, SandboxSource sandboxes, Workspace workspace,
             Consumer<Workspace> workspaceAdopted, Consumer<Sandbox> sandboxTaken, ExecutionLimits limits, FileLinks links,
             InstallStep installs) {
-        this.installs = installs;
         this.id = id;
         this.runtime = runtime;
         this.events = events;
-        this.limits = limits;
-        this.slot = new SandboxSlot(sandboxes, workspace, workspaceAdopted,
-                (from, output) -> inbox.add(new Signal.Output(from, output)), from -> inbox.add(new Signal.Exited(from)),
-                taken -> {
-                    events.newRunner();
-                    sandboxTaken.accept(taken);
-                });
-        this.cellInstalls = new CellInstallRequest(installs, inbox::add, line -> slot.send(line));
-        this.supervisor = new Supervisor(limits.restarts());
-        this.cells = new CellQueue(events, new ArtifactTracker(id, links), limits.maxQueuedCells(), this::touch);
-        this.worker = new Thread(this::work, "session-" + id.substring(0, Math.min(8, id.length())));
-        this.worker.setDaemon(true);
+        this.installs = installs;
+        this.worker = new SessionWorker(id, events, sandboxes, workspace, workspaceAdopted, sandboxTaken, limits, links, installs,
+                this::touch);
     }
 
     public String id() {
@@ -101,16 +60,8 @@ public final class Session {
      * A session is busy while it starts and its idle clock starts when it is ready: the reaper
      * must not close it during a cold start that takes longer than the idle TTL.
      */
-    void start(boolean warm) {
-        busy = true; // the worker says otherwise once it waits for work
-        try {
-            if (warm) {
-                slot.ensure();
-            }
-        } finally {
-            touch();
-        }
-        worker.start();
+    public void start(boolean warm) {
+        worker.start(warm, this::touch);
     }
 
     /**
@@ -118,27 +69,20 @@ public final class Session {
      * process left, with the cell {@code runningCell} (or null) still running in it under a fresh
      * clock of {@code timeout}; the cells it had {@code waiting} end, as they never ran.
      */
-    void adopt(Sandbox running, String runningCell, Duration timeout, List<String> waiting) {
-        slot.adopt(running);
-        if (runningCell != null) {
-            cells.adoptRunning(new RunningCell(runningCell, timeout, limits, System.nanoTime()), slot.workspace());
-        }
-        for (String cell : waiting) {
-            cells.abandon(cell, new Event.Error("ServerRestarted",
-                    "the server restarted before this cell ran; run it again", List.of()));
-        }
+    public void adopt(Sandbox running, String runningCell, Duration timeout, List<String> waiting) {
+        worker.adopt(running, runningCell, timeout, waiting);
     }
 
     /**
      * Before {@link #start}: the interpreter of an earlier server process is gone ({@code why}); the
      * next cell's events say so with a {@code restarted} event, as its variables are gone with it.
      */
-    void interpreterLost(String why) {
-        lostInterpreter = why;
+    public void interpreterLost(String why) {
+        worker.interpreterLost(why);
     }
 
     /** The session came back from disk with its interpreter, in {@code ms}: its stream says so. */
-    void resumed(long ms) {
+    public void resumed(long ms) {
         events.emit(NO_EXECUTION, new Event.Resumed(ms));
     }
 
@@ -146,7 +90,7 @@ public final class Session {
 
     /** The session's files; null only before a new session's first sandbox. */
     public Workspace workspace() {
-        return slot.workspace();
+        return worker.workspace();
     }
 
     /**
@@ -156,16 +100,7 @@ public final class Session {
      */
     public String submit(Cell cell) {
         var request = installs.check(cell.language(), cell.packages());
-        synchronized (admitting) {
-            if (closed) {
-                throw new SessionClosedException();
-            }
-            String executionId = cells.accept(cell.code(), cell.language());
-            busy = true;
-            touch();
-            inbox.add(new Signal.Submit(executionId, cell, request));
-            return executionId;
-        }
+        return worker.accept(cell, request);
     }
 
     /**
@@ -184,21 +119,21 @@ public final class Session {
 
     public void interrupt() {
         touch();
-        inbox.add(new Signal.InterruptRequest());
+        worker.post(new Signal.InterruptRequest());
     }
 
     /** A person's answer to the running cell's {@code input()}; refused when no cell waits for one. */
     public void reply(String value) {
-        if (!awaitingInput) {
+        if (!worker.awaitingInput()) {
             throw new NoInputPendingException();
         }
         touch();
-        inbox.add(new Signal.InputReply(value));
+        worker.post(new Signal.InputReply(value));
     }
 
     public void restart() {
         touch();
-        inbox.add(new Signal.RestartRequest("restart requested"));
+        worker.post(new Signal.RestartRequest("restart requested"));
     }
 
     public long subscribe(long afterSeq, Consumer<SessionEvent> listener) {
@@ -215,7 +150,7 @@ public final class Session {
     }
 
     public boolean busy() {
-        return busy;
+        return worker.busy();
     }
 
     public long lastActivity() {
@@ -223,7 +158,7 @@ public final class Session {
     }
 
     public boolean closed() {
-        return closed;
+        return worker.closed();
     }
 
     public void touch() {
@@ -231,428 +166,56 @@ public final class Session {
     }
 
     /**
-     * Once no cell waits or runs, hands the sandbox (null when none runs) and the workspace to
-     * {@code how}, which writes them to disk, and stops the worker: the session is then closed to
-     * callers. Fails with {@link SessionBusyException} when a cell waits or runs; when {@code how}
-     * fails, the session goes on as it was (or, if its sandbox did not survive, with a fresh one
-     * that says so).
+     * Once no cell waits or runs, hands the sandbox and the workspace to {@code work}, which writes
+     * them to disk, and stops the worker: the session is then closed to callers. Returns what
+     * {@code work} answered. Fails with {@link SessionBusyException} when a cell waits or runs; when
+     * {@code work} fails, the session goes on as it was (or, if its sandbox did not survive, with a
+     * fresh one that says so).
      */
-    <T> java.util.concurrent.CompletableFuture<T> suspend(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, Signal.SuspendRequest::new);
+    public <T> T suspend(IdleWork<T> work) {
+        return whenIdle(work, handOff -> new Signal.SuspendRequest(handOff, false), "suspended");
     }
 
     /**
      * As {@link #suspend}, for a session that moves to another node: from now on it takes no new cell
      * (callers see it closed, and look for it again), the cells it accepted run to their end, then
-     * {@code how} writes it to disk. When {@code how} fails, it goes on as it was.
+     * {@code work} writes it to disk. When {@code work} fails, it goes on as it was.
      */
-    <T> java.util.concurrent.CompletableFuture<T> leave(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, (h, d) -> new Signal.SuspendRequest(h, d, true));
+    public <T> T leave(IdleWork<T> work) {
+        return whenIdle(work, handOff -> new Signal.SuspendRequest(handOff, true), "moved");
     }
 
     /**
-     * Once no cell waits or runs, hands the live sandbox (null when none runs) and the workspace
-     * (null before the first sandbox) to {@code how}, which copies them (a fork), while cells sent
-     * meanwhile wait; then the session goes on as it was. Fails with {@link SessionBusyException} when
-     * a cell waits or runs.
+     * Once no cell waits or runs, hands the live sandbox and the workspace to {@code work}, which
+     * copies them (a fork), while cells sent meanwhile wait; then the session goes on as it was.
+     * Fails with {@link SessionBusyException} when a cell waits or runs.
      */
-    <T> java.util.concurrent.CompletableFuture<T> copy(java.util.function.BiFunction<Sandbox, Workspace, T> how) {
-        return whenIdle(how, Signal.CopyRequest::new);
+    public <T> T copy(IdleWork<T> work) {
+        return whenIdle(work, handOff -> new Signal.CopyRequest(handOff), "copied");
     }
 
-    /**
-     * What {@link #suspend} or {@link #copy} answered, waited for at most 5 minutes; its failure
-     * rethrown as it was. {@code what} ("suspended", "copied") words the other failures.
-     */
-    static <T> T await(java.util.concurrent.CompletableFuture<T> request, String what) {
-        try {
-            return request.get(5, java.util.concurrent.TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the session was " + what, e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("the session was not " + what + " within 5 minutes", e);
-        }
-    }
-
-    /** Posts {@code how} to the worker as the signal {@code request} makes; its answer completes the future. */
-    @SuppressWarnings("unchecked")
-    private <T> java.util.concurrent.CompletableFuture<T> whenIdle(java.util.function.BiFunction<Sandbox, Workspace, T> how,
-            java.util.function.BiFunction<java.util.function.BiFunction<Sandbox, Workspace, Object>,
-                    java.util.concurrent.CompletableFuture<Object>, Signal> request) {
-        java.util.concurrent.CompletableFuture<Object> done = new java.util.concurrent.CompletableFuture<>();
-        if (closed) {
-            done.completeExceptionally(new SessionClosedException());
-        } else {
-            inbox.add(request.apply((java.util.function.BiFunction<Sandbox, Workspace, Object>) how, done));
-        }
-        return (java.util.concurrent.CompletableFuture<T>) done;
+    /** Hands {@code work} to the worker as the signal {@code request} makes, and waits for what it answers. */
+    private <T> T whenIdle(IdleWork<T> work, Function<IdleHandOff<T>, Signal> request, String what) {
+        IdleHandOff<T> handOff = new IdleHandOff<>(work);
+        worker.whenIdle(handOff, request.apply(handOff));
+        return handOff.await(what);
     }
 
     /** Stops the worker, ends every unfinished cell as interrupted, and removes the sandbox. */
-    void close() {
-        stop(new Signal.CloseRequest());
+    public void close() {
+        worker.stop(new Signal.CloseRequest());
     }
 
     /**
      * Stops the worker and leaves the sandbox running with its variables, and any cell in it, for the
      * next server process to adopt: nothing ends, nothing is stored as ended.
      */
-    void detach() {
-        stop(new Signal.DetachRequest());
+    public void detach() {
+        worker.stop(new Signal.DetachRequest());
     }
 
     /** Stops the worker and removes the sandbox, storing nothing: the session is not this node's any more. */
-    void drop() {
-        stop(new Signal.DropRequest());
-    }
-
-    private void stop(Signal how) {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        inbox.add(how);
-        try {
-            worker.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (!worker.isAlive()) {
-            if (how instanceof Signal.DetachRequest) {
-                slot.detach();
-            } else {
-                slot.discard(); // a worker that never started still holds its warm sandbox
-            }
-        } else {
-            log.warn("session {} worker did not stop within 10 s", id);
-        }
-    }
-
-    // ---- the worker ------------------------------------------------------------------------
-
-    private void work() {
-        try {
-            while (true) {
-                if (cells.readyForNext() && !supervisor.backingOff(System.nanoTime())) {
-                    startNext();
-                    continue;
-                }
-                if (leaving != null && !hasWork()) {
-                    Signal.SuspendRequest now = leaving;
-                    leaving = null;
-                    if (parkNow(now)) {
-                        return;
-                    }
-                }
-                busy = cells.busy();
-                RunningCell running = cells.running();
-                long wakeAt = Math.min(running == null ? Supervisor.NEVER : running.nextDeadline(), supervisor.restartAt());
-                Signal signal = wakeAt == Supervisor.NEVER ? inbox.take()
-                        : inbox.poll(Math.max(0, wakeAt - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (!dispatch(signal == null ? TICK : signal)) {
-                    return;
-                }
-                awaitingInput = cells.running() != null && cells.running().awaitingInput();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            log.error("session {} worker failed", id, e);
-            shutDown();
-        } finally {
-            busy = false;
-        }
-    }
-
-    /** Reacts to one signal; false when the session is closing. */
-    private boolean dispatch(Signal signal) {
-        return switch (signal.kind()) {
-            case SUBMIT -> {
-                cells.enqueue((Signal.Submit) signal);
-                yield true;
-            }
-            case OUTPUT -> {
-                long[] stored = {-1};
-                events.inOneWrite(() -> stored[0] = onOutputRun((Signal.Output) signal));
-                if (stored[0] >= 0) {
-                    slot.acknowledge(stored[0]);
-                }
-                yield true;
-            }
-            case EXITED -> {
-                if (slot.holds(((Signal.Exited) signal).source())) {
-                    onSandboxDied();
-                }
-                yield true;
-            }
-            case INTERRUPT -> {
-                if (cells.running() != null && cells.running().interruptRequested(System.nanoTime())) {
-                    slot.send(WireCodec.encodeRunnerCommand("interrupt"));
-                }
-                yield true;
-            }
-            case RESTART -> {
-                restartInterpreter(((Signal.RestartRequest) signal).reason());
-                yield true;
-            }
-            case CLOCK -> {
-                onClock();
-                yield true;
-            }
-            case CLOSE -> {
-                shutDown();
-                yield false;
-            }
-            case DETACH -> {
-                slot.detach();
-                yield false;
-            }
-            case DROP -> {
-                slot.discard();
-                yield false;
-            }
-            case SUSPEND -> !suspendNow((Signal.SuspendRequest) signal);
-            case COPY -> {
-                copyNow((Signal.CopyRequest) signal);
-                yield true;
-            }
-            case INPUT_REPLY -> {
-                if (cells.running() != null && cells.running().answered(System.nanoTime())) {
-                    slot.send(WireCodec.encodeRunnerInputReply(((Signal.InputReply) signal).value()));
-                } // else the wait ended (interrupt, timeout) after the reply was accepted: it has no one to go to
-                yield true;
-            }
-            case INSTALL_READY -> {
-                cellInstalls.onReady(cells.running(), (Signal.InstallReady) signal);
-                yield true;
-            }
-        };
-    }
-
-    /** True when the session is suspended (the worker ends); false when a cell came first or writing it down failed. */
-    private boolean suspendNow(Signal.SuspendRequest request) {
-        synchronized (admitting) {
-            if (request.leaving()) {
-                closed = true; // no new cell: those accepted run first, then it goes (see work)
-                if (hasWork()) {
-                    leaving = request;
-                    return false;
-                }
-            } else if (hasWork()) {
-                request.done().completeExceptionally(new SessionBusyException());
-                return false;
-            }
-            closed = true;
-        }
-        return parkNow(request);
-    }
-
-    /** A cell waits or runs, or one accepted is still on its way to the queue. */
-    private boolean hasWork() {
-        return cells.busy() || inbox.stream().anyMatch(Signal.Submit.class::isInstance);
-    }
-
-    /** Hands the sandbox and workspace to the request's writer: true when the session is on disk now (the worker ends). */
-    private boolean parkNow(Signal.SuspendRequest request) {
-        Sandbox sandbox = slot.release();
-        try {
-            request.done().complete(request.how().apply(sandbox, slot.workspace()));
-            return true;
-        } catch (RuntimeException e) {
-            closed = false;
-            Sandbox back = e instanceof SuspendFailedException failed && failed.restored() != null ? failed.restored() : sandbox;
-            if (back != null && back.alive()) {
-                slot.adopt(back);
-            } else if (sandbox != null) {
-                lostInterpreter = "suspending this session failed and its interpreter did not survive it (" + e.getMessage()
-                        + "): its variables are gone, its files are kept";
-                warmQuietly();
-            }
-            request.done().completeExceptionally(e);
-            return false;
-        }
-    }
-
-    private void copyNow(Signal.CopyRequest request) {
-        synchronized (admitting) {
-            if (hasWork()) {
-                request.done().completeExceptionally(new SessionBusyException());
-                return;
-            }
-        }
-        try {
-            request.done().complete(request.how().apply(slot.live(), slot.workspace()));
-        } catch (RuntimeException e) {
-            request.done().completeExceptionally(e);
-        }
-    }
-
-    private void startNext() {
-        Signal.Submit next = cells.takeNext();
-        String executionId = next.executionId();
-        Cell cell = next.cell();
-        if (supervisor.gaveUp()) {
-            events.emit(executionId, CrashReport.keepsCrashing(supervisor.whyGaveUp()));
-            cells.finishUnstarted(executionId, Status.ERROR);
-            return;
-        }
-        try {
-            slot.ensure();
-        } catch (SandboxException e) {
-            events.emit(executionId, new Event.Error("SandboxUnavailable", e.getMessage(), List.of()));
-            cells.finishUnstarted(executionId, Status.ERROR);
-            return;
-        }
-        if (lostInterpreter != null) {
-            events.emit(executionId, new Event.Restarted(lostInterpreter));
-            lostInterpreter = null;
-        }
-        RunnerInstall install;
-        try {
-            install = installs.prepare(next.packages()); // fetched before the cell's clock starts
-        } catch (PackageFetchException e) {
-            events.emit(executionId, InstallStep.fetchFailed(e));
-            cells.finishUnstarted(executionId, Status.ERROR);
-            return;
-        }
-        cells.started(new RunningCell(executionId, cell.timeout(), limits, System.nanoTime(),
-                install == null ? null : installs.installBound()), slot.workspace());
-        slot.send(WireCodec.encodeRunnerExecute(executionId, cell.code(), cell.language(), limits.outputCapBytes(),
-                cell.input(), install));
-    }
-
-    /**
-     * {@code first} and the output queued right behind it, up to {@link #OUTPUT_RUN} reads: what the
-     * runner wrote at once (often a whole quick cell) and what came while the worker was busy.
-     * Returns how many of the held runner's lines are handled, or -1 when none of its lines was here.
-     */
-    private long onOutputRun(Signal.Output first) {
-        Signal.Output output = first;
-        long through = -1;
-        for (int n = 1; output != null; n++) {
-            if (slot.holds(output.source())) {
-                RunnerOutput read = output.output();
-                read.messages().forEach(this::onRunnerMessage);
-                through = slot.holds(output.source()) ? read.linesThrough() : -1; // a message may have replaced the sandbox
-            }
-            output = n < OUTPUT_RUN && inbox.peek() instanceof Signal.Output ? (Signal.Output) inbox.poll() : null;
-        }
-        return through;
-    }
-
-    private void onRunnerMessage(RunnerMessage message) {
-        RunningCell current = cells.running();
-        if (message instanceof RunnerMessage.ProtocolError p) {
-            if (current != null) {
-                events.emit(current.executionId(), new Event.Stream(StreamName.STDERR, "[codeinterp] " + p.message() + "\n"));
-            }
-            return;
-        }
-        if (message instanceof RunnerMessage.InstallRequest request) {
-            if (current != null && request.executionId().equals(current.executionId())) {
-                cellInstalls.onRequest(current, request, System.nanoTime());
-            }
-            return;
-        }
-        if (!(message instanceof RunnerMessage.CellEvent ce) || current == null
-                || !ce.executionId().equals(current.executionId())) {
-            return; // late output of a cell already ended, or a runner announcing itself again
-        }
-        String executionId = current.executionId();
-        List<Event> seen = current.fromRunner(ce.event(), System.nanoTime());
-        awaitingInput = current.awaitingInput(); // before the input_request goes out: its answer may come at once
-        for (Event event : seen) {
-            if (event instanceof Event.Finished finished) {
-                cells.finishRunning(finished, slot.workspace());
-            } else {
-                events.emit(executionId, event);
-            }
-        }
-    }
-
-    /** A deadline passed: the running cell's next rung, and a restart whose back-off is over. */
-    private void onClock() {
-        RunningCell current = cells.running();
-        if (current != null) {
-            switch (current.onClock(System.nanoTime())) {
-                case INTERRUPT -> slot.send(WireCodec.encodeRunnerCommand("interrupt"));
-                case RESTART -> restartAfterGrace();
-                case WAIT -> {
-                }
-            }
-        }
-        restartIfDue();
-    }
-
-    /** The last rung: the cell outlived its grace period, so its interpreter is replaced. */
-    private void restartAfterGrace() {
-        String executionId = cells.running().executionId();
-        ShutdownLadder ladder = cells.running().ladder();
-        if (ladder.timedOut()) {
-            events.emit(executionId, ladder.timeoutError());
-        }
-        slot.discard();
-        events.emit(executionId, new Event.Restarted(ladder.restartReason()));
-        cells.finishRunning(ladder.restartedStatus(), slot.workspace());
-        warmQuietly();
-    }
-
-    /** The sandbox died on its own: the cell (if any) ends saying why, and supervision decides what follows. */
-    private void onSandboxDied() {
-        CrashReport report = new CrashReport(slot.diagnose(), limits.memoryBytes());
-        slot.discard();
-        boolean restart = supervisor.died(System.nanoTime());
-        String executionId = cells.runningIdOrNone();
-        if (restart) {
-            if (cells.running() != null) {
-                events.emit(executionId, report.cellError());
-            }
-            events.emit(executionId, new Event.Restarted(report.restartedReason()));
-        } else {
-            log.warn("session {}: {}; not restarting it again", id, supervisor.whyGaveUp());
-            events.emit(executionId, report.gaveUpError(supervisor.whyGaveUp()));
-        }
-        if (cells.running() != null) {
-            cells.finishRunning(report.cellStatus(), slot.workspace());
-        }
-        restartIfDue();
-    }
-
-    private void restartInterpreter(String reason) {
-        lostInterpreter = null; // this restart says it all
-        supervisor.reset();
-        slot.discard();
-        events.emit(cells.runningIdOrNone(), new Event.Restarted(reason));
-        if (cells.running() != null) {
-            cells.finishRunning(Status.INTERRUPTED, slot.workspace());
-        }
-        warmQuietly();
-    }
-
-    private void shutDown() {
-        slot.discard();
-        List<Signal.Submit> unread = inbox.stream().filter(Signal.Submit.class::isInstance).map(Signal.Submit.class::cast).toList();
-        inbox.clear();
-        cells.interruptAll(unread, slot.workspace());
-    }
-
-    private void restartIfDue() {
-        if (supervisor.takeDueRestart(System.nanoTime())) {
-            warmQuietly();
-        }
-    }
-
-    private void warmQuietly() {
-        if (closed) {
-            return;
-        }
-        try {
-            slot.ensure();
-        } catch (SandboxException e) {
-            log.warn("session {}: no fresh sandbox yet: {}", id, e.getMessage());
-        }
+    public void drop() {
+        worker.stop(new Signal.DropRequest());
     }
 }

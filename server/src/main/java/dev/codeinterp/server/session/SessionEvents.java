@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * a crash loses nothing that was sent; {@link #subscribe} replays stored events and attaches the
  * listener under the same lock, so a resuming client gets no gap and no duplicate.
  */
-final class SessionEvents {
+public final class SessionEvents {
     private static final Logger log = LoggerFactory.getLogger(SessionEvents.class);
     private static final int REPLAY_PAGE = 1000;
     /** How long a cell's output waits for a store that is down before the session gives up (a database restart takes seconds). */
@@ -40,7 +40,7 @@ final class SessionEvents {
     private record Pending(String executionId, Event event) {
     }
 
-    SessionEvents(String sessionId, long lastSeq, EventRepository events) {
+    public SessionEvents(String sessionId, long lastSeq, EventRepository events) {
         this(sessionId, lastSeq, events, e -> { });
     }
 
@@ -56,7 +56,7 @@ final class SessionEvents {
      * the log's MDC. A store that is down is waited for (up to {@link #STORE_PATIENCE_MS}): the
      * cell's output is the user's, and a database restart should cost a pause, not the session.
      */
-    void emit(String executionId, Event event) {
+    public void emit(String executionId, Event event) {
         if (Thread.currentThread() == holder) {
             held.add(new Pending(executionId, event));
             return;

@@ -71,18 +71,12 @@ sealed interface Signal {
     }
 
     /**
-     * Once no cell waits or runs: the worker hands its sandbox (or null) and workspace to {@code how},
-     * which writes them to disk, and ends; {@code done} gets what {@code how} answered, or why not.
+     * Once no cell waits or runs: the worker hands its sandbox (or null) and workspace to {@code work},
+     * which writes them to disk, and ends; {@code work}'s caller hears what it answered, or why not.
      * A busy session refuses it, unless {@code leaving}: it then takes no new cell, and goes once the
      * cells it accepted are done (a move to another node).
      */
-    record SuspendRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
-                          java.util.concurrent.CompletableFuture<Object> done, boolean leaving) implements Signal {
-        SuspendRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
-                       java.util.concurrent.CompletableFuture<Object> done) {
-            this(how, done, false);
-        }
-
+    record SuspendRequest(IdleHandOff<?> work, boolean leaving) implements Signal {
         public Kind kind() {
             return Kind.SUSPEND;
         }
@@ -90,10 +84,9 @@ sealed interface Signal {
 
     /**
      * Once no cell waits or runs: the worker hands its live sandbox (or null) and workspace (or null)
-     * to {@code how}, which copies them, and goes on as it was; {@code done} gets what {@code how} answered.
+     * to {@code work}, which copies them, and goes on as it was; {@code work}'s caller hears what it answered.
      */
-    record CopyRequest(java.util.function.BiFunction<Sandbox, dev.codeinterp.server.files.Workspace, Object> how,
-                       java.util.concurrent.CompletableFuture<Object> done) implements Signal {
+    record CopyRequest(IdleHandOff<?> work) implements Signal {
         public Kind kind() {
             return Kind.COPY;
         }

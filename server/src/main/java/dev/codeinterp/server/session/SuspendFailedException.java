@@ -8,10 +8,10 @@ import dev.codeinterp.server.sandbox.SandboxException;
  * {@link #restored()} is the interpreter brought back from the checkpoint that had already stopped
  * it, or null when the sandbox never stopped (or could not be brought back).
  */
-final class SuspendFailedException extends SandboxException {
+public final class SuspendFailedException extends SandboxException {
     private final transient Sandbox restored;
 
-    SuspendFailedException(String message, Throwable cause, Sandbox restored) {
+    public SuspendFailedException(String message, Throwable cause, Sandbox restored) {
         super(message, cause);
         this.restored = restored;
     }

@@ -7,7 +7,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
 
-/** Session ids (128 random bits) and secret tokens (256 random bits); only a token's SHA-256 is ever stored. */
+/** Random ids (128 bits), session ids ({@link SessionId}) and secret tokens (256 bits); only a token's SHA-256 is ever stored. */
 public final class Tokens {
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -18,18 +18,9 @@ public final class Tokens {
         return random(16);
     }
 
-    /**
-     * A session id that names the node it starts on ({@code n2.Qk3…}), so the front door can route
-     * to it without asking anyone; only a hint: a session that moves keeps its id, and whoever
-     * receives it looks its node up.
-     */
-    public static String newId(String node) {
-        return node == null ? newId() : node + "." + newId();
-    }
-
-    /** Whether {@code s} has a session id's shape ({@link #newId}): safe as a file name and in a URL. */
-    public static boolean isSessionId(String s) {
-        return s != null && s.matches("([a-z0-9][a-z0-9-]{0,31}\\.)?[A-Za-z0-9_-]{22}");
+    /** A new session's id, naming the node it starts on ({@link SessionId}). */
+    public static String newSessionId(String node) {
+        return SessionId.newOn(node).toString();
     }
 
     public static String newToken() {

@@ -4,6 +4,7 @@ import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
 import dev.codeinterp.model.StreamName;
 import dev.codeinterp.server.sandbox.SandboxExit;
+import dev.codeinterp.server.session.residency.IdleReaper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
+import dev.codeinterp.server.session.SessionNotFoundException;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;

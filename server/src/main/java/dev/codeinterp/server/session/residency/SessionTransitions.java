@@ -1,4 +1,4 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,6 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
+import dev.codeinterp.server.session.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,7 +17,7 @@ import java.util.function.Supplier;
  * where variables can be kept, closed elsewhere), on a timer, and runs {@code housekeeping} on the
  * same beat. A session with a cell waiting or running is never idle, however long the cell takes.
  */
-final class IdleReaper implements AutoCloseable {
+public final class IdleReaper implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdleReaper.class);
 
     private final Supplier<Duration> ttl;
@@ -29,7 +30,7 @@ final class IdleReaper implements AutoCloseable {
         return t;
     });
 
-    IdleReaper(Supplier<Duration> ttl, Supplier<Collection<Session>> live, Consumer<Session> idle, Runnable housekeeping) {
+    public IdleReaper(Supplier<Duration> ttl, Supplier<Collection<Session>> live, Consumer<Session> idle, Runnable housekeeping) {
         this.ttl = ttl;
         this.live = live;
         this.close = idle;
@@ -42,7 +43,7 @@ final class IdleReaper implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::reapOnce, every, every, TimeUnit.MILLISECONDS);
     }
 
-    void reapOnce() {
+    public void reapOnce() {
         Duration ttl = this.ttl.get();
         long cutoff = System.currentTimeMillis() - ttl.toMillis();
         for (Session s : live.get()) {

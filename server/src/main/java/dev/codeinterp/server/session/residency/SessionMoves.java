@@ -1,7 +1,9 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.server.files.TarStream;
 import dev.codeinterp.server.files.Workspaces;
+import dev.codeinterp.server.session.LiveSessions;
+import dev.codeinterp.server.session.Session;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
@@ -75,8 +77,8 @@ public final class SessionMoves {
                 Session session = entry.session();
                 long lastActive = session.lastActivity();
                 boolean keeps = keepsVariables.getAsBoolean();
-                Session.await(session.leave((sandbox, workspace) -> keeps ? suspensions.park(id, sandbox, workspace, lastActive)
-                        : suspensions.parkFilesOnly(id, sandbox, workspace, lastActive, filesOnlyWhy)), "moved");
+                session.leave((sandbox, workspace) -> keeps ? suspensions.park(id, sandbox, workspace, lastActive)
+                        : suspensions.parkFilesOnly(id, sandbox, workspace, lastActive, filesOnlyWhy));
                 live.release(entry);
             }
             StoredSession stored = sessions.find(id).orElse(null);

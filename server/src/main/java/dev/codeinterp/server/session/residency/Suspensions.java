@@ -1,5 +1,6 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
+import dev.codeinterp.server.files.TarStream;
 import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
@@ -9,15 +10,19 @@ import dev.codeinterp.server.sandbox.CheckpointSupport;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxException;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.Durations;
+import dev.codeinterp.server.session.SuspendFailedException;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoredSession;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -148,14 +153,14 @@ final class Suspensions {
      * Takes the folder of a session suspended on another node, sent as a tar ({@link #packed} there),
      * into a folder of its own: written aside and renamed, so nothing half-received is ever resumed.
      */
-    void receive(String sessionId, java.io.InputStream tar, long maxBytes) {
+    void receive(String sessionId, InputStream tar, long maxBytes) {
         Path dir = root.resolve(sessionId);
         Path partial = root.resolve(sessionId + ".arriving");
         Trees.delete(partial);
         try {
-            dev.codeinterp.server.files.TarStream.unpack(tar, partial, maxBytes);
+            TarStream.unpack(tar, partial, maxBytes);
             Trees.delete(dir);
-            Files.move(partial, dir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(partial, dir, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new SandboxException("could not take the session's folder: " + e.getMessage(), e);
         } finally {

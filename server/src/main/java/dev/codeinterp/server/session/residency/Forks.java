@@ -1,4 +1,4 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.server.files.Trees;
 import dev.codeinterp.server.files.Workspace;
@@ -6,6 +6,9 @@ import dev.codeinterp.server.files.Workspaces;
 import dev.codeinterp.server.sandbox.Checkpoint;
 import dev.codeinterp.server.sandbox.Sandbox;
 import dev.codeinterp.server.sandbox.SandboxPool;
+import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.SessionBusyException;
+import dev.codeinterp.server.session.Tokens;
 import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionQuota;
 import dev.codeinterp.server.store.StoredSession;
@@ -48,11 +51,11 @@ final class Forks {
         Workspace workspace = null;
         Sandbox sandbox = null;
         try {
-            Copied copied = Session.await(source.copy((running, files) -> {
+            Copied copied = source.copy((running, files) -> {
                 long lines = running == null ? 0 : running.linesRead(); // the source is idle: it writes nothing meanwhile
                 Checkpoint checkpoint = running == null ? null : pool.copy(running, dir);
                 return new Copied(checkpoint, lines, files == null ? workspaces.create() : workspaces.copy(files));
-            }), "copied");
+            });
             workspace = copied.workspace();
             if (copied.checkpoint() != null) {
                 sandbox = pool.restore(copied.checkpoint(), workspace, copied.lines());

@@ -1,7 +1,8 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.model.Event;
 import dev.codeinterp.model.Status;
+import dev.codeinterp.server.session.SessionEvents;
 import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import org.slf4j.Logger;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a previous server process left unfinished in sessions whose sandbox could not be adopted:
@@ -24,7 +26,7 @@ final class CrashRecovery {
     private CrashRecovery() {
     }
 
-    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, java.util.Set<String> adopted) {
+    static void interruptUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, Set<String> adopted) {
         int sessions = endUnfinished(executions, eventLog, node, adopted, "the server restarted and this session's sandbox did not survive it: "
                 + "the interpreter's state is gone");
         if (sessions > 0) {
@@ -37,7 +39,7 @@ final class CrashRecovery {
      * running one hears {@code whyStopped} as a {@code restarted} event, then each ends interrupted.
      * How many sessions had such cells.
      */
-    static int endUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, java.util.Set<String> skip,
+    static int endUnfinished(ExecutionRepository executions, EventRepository eventLog, String node, Set<String> skip,
                              String whyStopped) {
         Map<String, List<ExecutionRepository.UnfinishedExecution>> bySession = new LinkedHashMap<>();
         for (ExecutionRepository.UnfinishedExecution u : executions.unfinished(node)) {

@@ -1,4 +1,4 @@
-package dev.codeinterp.server.session;
+package dev.codeinterp.server.session.residency;
 
 import dev.codeinterp.server.files.Workspace;
 import dev.codeinterp.server.files.Workspaces;
@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -75,7 +76,7 @@ final class SessionAdoption {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             log.warn("adopting sandboxes failed", e.getCause());
         } finally {
             attach.shutdown();
