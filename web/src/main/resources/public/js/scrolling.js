@@ -5,7 +5,7 @@
 /** Follows `composer`'s height while it is fixed at the bottom (the embed widget's is not). */
 export function reserve(composer) {
   const measure = () => {
-    const fixed = getComputedStyle(composer).position === 'fixed';
+    const fixed = window.getComputedStyle(composer).position === 'fixed';
     const height = fixed ? Math.ceil(composer.getBoundingClientRect().height) : 0;
     const root = document.documentElement;
     root.style.setProperty('--composer-height', height + 'px');

@@ -1,14 +1,15 @@
 // The page's theme: auto (the system's), light or dark, kept in this browser. The choice resolves to
 // light or dark on <html data-theme>, which app.css styles and every output frame is told of.
 
+import { get, set } from './storage.js';
+
 const KEY = 'codeinterp.theme';
 const CHOICES = ['auto', 'light', 'dark'];
-const system = matchMedia('(prefers-color-scheme: dark)');
+const system = window.matchMedia('(prefers-color-scheme: dark)');
 
 /** The choice kept in this browser: 'auto', 'light' or 'dark'. */
 export function chosen() {
-  let value = null;
-  try { value = localStorage.getItem(KEY); } catch (e) { value = null; }
+  const value = get(KEY);
   return CHOICES.includes(value) ? value : 'auto';
 }
 
@@ -28,7 +29,7 @@ function apply() {
 
 /** Keeps `choice` in this browser and applies it. */
 export function choose(choice) {
-  try { localStorage.setItem(KEY, CHOICES.includes(choice) ? choice : 'auto'); } catch (e) { /* applied for this page only */ }
+  set(KEY, CHOICES.includes(choice) ? choice : 'auto'); // where storage is refused, for this page only
   apply();
 }
 
