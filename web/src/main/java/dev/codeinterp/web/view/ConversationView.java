@@ -51,8 +51,7 @@ public final class ConversationView {
     private InputPrompt.Replies replies;
     private Rerun rerun;
     private Runnable afterAnswer;
-    /** "↓ newest": shown when output arrives while the person reads further up, instead of the page jumping. */
-    private final HTMLElement newest = Dom.button("\u2193 newest", "newest", "Scroll to the newest output");
+    private final NewestControl newest = new NewestControl();
 
     public ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
         this.onFinished = onFinished;
@@ -60,18 +59,7 @@ public final class ConversationView {
         empty.setAttribute("data-testid", "intro");
         this.files = files;
         root.setAttribute("aria-live", "polite");
-        newest.getClassList().add("newest");
-        newest.setAttribute("hidden", "");
-        newest.addEventListener("click", e -> {
-            Scrolling.toEnd();
-            newest.setAttribute("hidden", "");
-        });
-        Scrolling.onScroll(() -> {
-            if (Scrolling.atEnd()) {
-                newest.setAttribute("hidden", "");
-            }
-        });
-        root.appendChild(newest);
+        root.appendChild(newest.root());
         root.appendChild(empty);
     }
 
@@ -153,11 +141,11 @@ public final class ConversationView {
         backlog.subList(0, done).clear();
         if (queued != null) {
             Scrolling.reveal(queued);
-            newest.setAttribute("hidden", "");
+            newest.hide();
         } else if (last != null && follow) {
             Scrolling.toEnd();
         } else if (last != null) {
-            newest.removeAttribute("hidden");
+            newest.show();
         }
         if (!backlog.isEmpty()) {
             scheduled = true;
