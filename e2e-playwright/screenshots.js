@@ -18,6 +18,7 @@ for (const scheme of ['light', 'dark']) {
   for (const code of cells) {
     await finished(await runCell(page, code));
   }
+  await page.evaluate(() => window.scrollTo(0, 0)); // the page follows the newest cell; the picture starts at the first
   await page.waitForTimeout(700);
   await page.screenshot({ path: new URL(`../docs/screenshot-${scheme}.png`, import.meta.url).pathname, fullPage: true });
 }

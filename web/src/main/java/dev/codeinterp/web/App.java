@@ -25,6 +25,7 @@ import dev.codeinterp.web.view.PackagesField;
 import dev.codeinterp.web.view.PendingCells;
 import dev.codeinterp.web.view.SessionNotes;
 import dev.codeinterp.web.view.StatusLine;
+import dev.codeinterp.web.view.ThemeSwitch;
 import org.teavm.jso.dom.html.HTMLElement;
 
 import java.util.List;
@@ -77,6 +78,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         header.appendChild(status.root());
         header.appendChild(notebookButtons.root());
         header.appendChild(forkButton.root());
+        header.appendChild(new ThemeSwitch().root());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
         page.appendChild(pending.root());
@@ -226,6 +228,8 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             page.insertBefore(conversation.root(), pending.root());
         }
         conversation.answerInputWith(next::reply);
+        conversation.afterInputAnswered(composer::focus);
+        conversation.rerunWith(this::run);
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
@@ -429,6 +433,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             packages.installed(install);
         }
         if (event.event() instanceof Event.Queued q) {
+            status.problem(null); // a message about an earlier cell goes when a later one runs
             pending.accepted(q.code());
             Language own = language.queued(q.language());
             if (own != null) {

@@ -19,13 +19,14 @@ public final class CellLanguage {
         }
     }
 
-    /** What the empty editor suggests. */
-    static String placeholder(Language language) {
+    /** What the empty editor suggests: on a phone (no Shift+Enter at hand) the Run button. */
+    static String placeholder(Language language, boolean phone) {
+        String how = phone ? "   — tap Run" : "   — Shift+Enter to run";
         switch (language) {
-            case JAVASCRIPT: return "console.log('Hello')   — Shift+Enter to run";
-            case BASH: return "echo Hello   — Shift+Enter to run";
+            case JAVASCRIPT: return "console.log('Hello')" + how;
+            case BASH: return "echo Hello" + how;
             case PYTHON:
-            default: return "print('Hello')   — Shift+Enter to run";
+            default: return "print('Hello')" + how;
         }
     }
 

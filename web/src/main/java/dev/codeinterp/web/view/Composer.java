@@ -3,6 +3,8 @@ package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Language;
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.bindings.Scrolling;
+import dev.codeinterp.web.bindings.Viewport;
 import org.teavm.jso.dom.events.KeyboardEvent;
 import org.teavm.jso.dom.html.HTMLElement;
 
@@ -10,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The code editor: Shift+Enter or Ctrl/Cmd+Enter runs, Tab indents, Enter keeps the indent
+ * The code editor: Shift+Enter or Ctrl/Cmd+Enter runs, Tab indents (Esc then Tab leaves), Enter keeps the indent
  * (one level more after a colon in Python, an opening bracket in JavaScript), Up/Down at the
  * first/last line recall earlier cells. With a language picker, cells run in the picked language.
  */
@@ -56,6 +58,7 @@ public final class Composer {
     private final HTMLElement stop;
     /** Code or Ask, or null (the embed widget only runs code). */
     private final ComposerMode mode;
+    private final EditorKeys keys = new EditorKeys();
     private final List<String> history = new ArrayList<>();
     private int historyIndex;
     private String draft = "";
@@ -93,7 +96,8 @@ public final class Composer {
         stop.addEventListener("click", e -> actions.stop());
         setAssistantRunning(false);
         HTMLElement restart = Dom.button("Restart", "restart", "Restart the interpreter (variables are lost)");
-        restart.addEventListener("click", e -> actions.restart());
+        RestartConfirm confirm = new RestartConfirm(actions::restart);
+        restart.addEventListener("click", e -> confirm.ask(editor));
         HTMLElement fresh = Dom.button("New session", "new-session", "Start a new session");
         fresh.addEventListener("click", e -> actions.newSession());
         HTMLElement buttons = Dom.el("div", "composer-buttons");
@@ -105,6 +109,11 @@ public final class Composer {
         buttons.appendChild(stop);
         buttons.appendChild(restart);
         buttons.appendChild(fresh);
+        if (languagePicker) { // the app's page, not the embed widget: page-wide shortcuts and a phone's hint
+            buttons.appendChild(new Shortcuts(actions::interrupt).button());
+            Scrolling.reserve(root);
+            Viewport.onNarrowChange(this::showMode);
+        }
         HTMLElement wrap = Dom.el("div", "editor-wrap");
         wrap.appendChild(highlight);
         wrap.appendChild(editor);
@@ -113,6 +122,7 @@ public final class Composer {
         }
         root.appendChild(wrap);
         root.appendChild(buttons);
+        root.appendChild(confirm.root());
         setRunning(false);
     }
 
@@ -226,7 +236,7 @@ public final class Composer {
             return;
         }
         editor.setAttribute("aria-label", CellLanguage.label(chosen) + " code");
-        editor.setAttribute("placeholder", CellLanguage.placeholder(chosen));
+        editor.setAttribute("placeholder", CellLanguage.placeholder(chosen, picker != null && Viewport.narrow()));
         rehighlight();
     }
 
@@ -275,15 +285,15 @@ public final class Composer {
             }
             return;
         }
+        if (keys.handle(e, editor)) {
+            return;
+        }
         if ("Enter".equals(key) && (e.isShiftKey() || e.isCtrlKey() || e.isMetaKey())) {
             e.preventDefault();
             submit();
         } else if ("Enter".equals(key)) {
             e.preventDefault();
             Browser.insertAtCursor(editor, "\n" + indentForNextLine());
-        } else if ("Tab".equals(key) && !e.isShiftKey()) {
-            e.preventDefault();
-            Browser.insertAtCursor(editor, "    ");
         } else if ("ArrowUp".equals(key) && onFirstLine() && historyIndex > 0) {
             e.preventDefault();
             if (historyIndex == history.size()) {

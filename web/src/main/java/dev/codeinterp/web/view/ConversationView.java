@@ -1,8 +1,10 @@
 package dev.codeinterp.web.view;
 
 import dev.codeinterp.model.Event;
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.bindings.Scrolling;
 import dev.codeinterp.web.session.WorkspaceFiles;
 import org.teavm.jso.browser.Window;
 import org.teavm.jso.dom.html.HTMLElement;
@@ -19,6 +21,11 @@ import java.util.Set;
 public final class ConversationView {
     public interface FinishedListener {
         void onFinished(Event.Finished finished);
+    }
+
+    /** Runs an edited copy of an earlier cell as a new cell at the end. */
+    public interface Rerun {
+        void run(String code, Language language);
     }
 
     private final HTMLElement root = Dom.el("main", "conversation");
@@ -42,6 +49,9 @@ public final class ConversationView {
     /** The files of the session the conversation runs in now (new turns link their artifacts there). */
     private WorkspaceFiles files;
     private InputPrompt.Replies replies;
+    private Rerun rerun;
+    private Runnable afterAnswer;
+    private final NewestControl newest = new NewestControl();
 
     public ConversationView(FinishedListener onFinished, WorkspaceFiles files, String intro) {
         this.onFinished = onFinished;
@@ -49,7 +59,18 @@ public final class ConversationView {
         empty.setAttribute("data-testid", "intro");
         this.files = files;
         root.setAttribute("aria-live", "polite");
+        root.appendChild(newest.root());
         root.appendChild(empty);
+    }
+
+    /** Earlier cells get an Edit tool: the edited code runs through {@code rerun} as a new cell at the end. */
+    public void rerunWith(Rerun rerun) {
+        this.rerun = rerun;
+    }
+
+    /** Called once an answer to a cell's input() is sent (the page gives the composer its focus back). */
+    public void afterInputAnswered(Runnable afterAnswer) {
+        this.afterAnswer = afterAnswer;
     }
 
     /**
@@ -69,7 +90,12 @@ public final class ConversationView {
 
     /** Where the answers to a running cell's input() go. */
     public void answerInputWith(InputPrompt.Replies replies) {
-        this.replies = replies;
+        this.replies = value -> {
+            replies.reply(value);
+            if (afterAnswer != null) {
+                afterAnswer.run();
+            }
+        };
     }
 
     public HTMLElement root() {
@@ -93,19 +119,33 @@ public final class ConversationView {
         }
     }
 
+    /**
+     * A cell just queued is scrolled into view above the composer, wherever the page was; other output
+     * is followed while the page is at its end, and otherwise "↓ newest" appears.
+     */
     private void drain() {
         scheduled = false;
-        boolean follow = Browser.nearBottom();
+        boolean follow = Scrolling.atEnd();
         double started = Browser.now();
         int done = 0;
         HTMLElement last = null;
+        HTMLElement queued = null;
         while (done < backlog.size() && (done == 0 || Browser.now() - started < FRAME_BUDGET_MS)) {
-            HTMLElement shown = render(backlog.get(done++));
+            SessionEvent e = backlog.get(done++);
+            HTMLElement shown = render(e);
             last = shown != null ? shown : last;
+            if (shown != null && e.event().type() == dev.codeinterp.model.EventType.QUEUED) {
+                queued = shown;
+            }
         }
         backlog.subList(0, done).clear();
-        if (follow && last != null) {
-            Browser.scrollIntoView(last);
+        if (queued != null) {
+            Scrolling.reveal(queued);
+            newest.hide();
+        } else if (last != null && follow) {
+            Scrolling.toEnd();
+        } else if (last != null) {
+            newest.show();
         }
         if (!backlog.isEmpty()) {
             scheduled = true;
@@ -117,7 +157,7 @@ public final class ConversationView {
     public void end(HTMLElement line) {
         renderBacklog();
         root.appendChild(line);
-        Browser.scrollIntoView(line);
+        Scrolling.reveal(line);
     }
 
     /**
@@ -148,7 +188,7 @@ public final class ConversationView {
         HTMLElement note = RefusedCell.render(code, why);
         notes.add(note);
         root.appendChild(note);
-        Browser.scrollIntoView(note);
+        Scrolling.reveal(note);
     }
 
     /**
@@ -214,7 +254,7 @@ public final class ConversationView {
             turn = null;
         }
         if (turn == null) {
-            turn = new TurnView(e.executionId().isEmpty(), files, replies);
+            turn = new TurnView(e.executionId().isEmpty(), files, replies, rerun);
             turns.put(e.executionId(), turn);
             if (empty.getParentNode() != null) {
                 root.removeChild(empty);

@@ -34,7 +34,8 @@ public final class Dom {
             b.setAttribute("data-testid", testId);
         }
         b.setAttribute("title", title);
-        b.setAttribute("aria-label", title);
+        // the accessible name starts with what the button shows (WCAG's label in name), the title after it
+        b.setAttribute("aria-label", title.toLowerCase().startsWith(label.toLowerCase()) ? title : label + ": " + title);
         return b;
     }
 

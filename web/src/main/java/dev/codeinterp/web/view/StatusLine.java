@@ -38,6 +38,7 @@ public final class StatusLine {
 
     public void problem(String message) {
         Dom.setText(problem, message == null ? "" : message);
+        problem.setAttribute("title", message == null ? "" : message); // one line in the bar; the whole sentence here
     }
 
     public void clearLastRun() {

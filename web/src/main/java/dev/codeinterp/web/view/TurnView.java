@@ -32,10 +32,13 @@ public final class TurnView {
     private HTMLElement artifacts;
     private final InputPrompt.Replies replies;
     private InputPrompt prompt;
+    /** Runs an edited copy of this cell at the end, or null (the embed widget has no such tool). */
+    private final ConversationView.Rerun rerun;
 
-    TurnView(boolean restartNotice, WorkspaceFiles files, InputPrompt.Replies replies) {
+    TurnView(boolean restartNotice, WorkspaceFiles files, InputPrompt.Replies replies, ConversationView.Rerun rerun) {
         this.files = files;
         this.replies = replies;
+        this.rerun = rerun;
         root.setAttribute("data-testid", restartNotice ? "notice-turn" : "turn");
         if (restartNotice) {
             root.getClassList().add("notice");
@@ -87,12 +90,33 @@ public final class TurnView {
         HTMLElement copyOutput = Dom.button("Copy output", null, "Copy this cell's text output");
         copyOutput.addEventListener("click", e -> Browser.copy(plainOutput.toString()));
         tools.appendChild(CellLanguage.tag(language));
+        if (rerun != null) {
+            tools.appendChild(editTool(header, language));
+        }
         tools.appendChild(copyCode);
         tools.appendChild(copyOutput);
         header.insertBefore(pre, header.getFirstChild());
         header.appendChild(tools);
         root.insertBefore(header, outputs);
         setFooter("queued");
+    }
+
+    /** "Edit": this cell's code in an editor under it, to run again as a new cell at the end. */
+    private HTMLElement editTool(HTMLElement header, Language language) {
+        HTMLElement edit = Dom.button("Edit", "edit-cell", "Edit this cell and run it again as a new cell");
+        edit.addEventListener("click", e -> {
+            if (header.getNextSibling() != null && ((HTMLElement) header.getNextSibling()).getClassList().contains("cell-editor")) {
+                return;
+            }
+            CellEditor[] editor = new CellEditor[1];
+            editor[0] = new CellEditor(code, language, rerun, () -> {
+                root.removeChild(editor[0].root());
+                edit.focus();
+            });
+            root.insertBefore(editor[0].root(), header.getNextSibling());
+            editor[0].focus();
+        });
+        return edit;
     }
 
     void apply(Event event, long timeMs) {
