@@ -11,6 +11,7 @@ import dev.codeinterp.server.mcp.Authenticator;
 import dev.codeinterp.server.mcp.McpEndpoint;
 import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionIndex;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
@@ -26,22 +27,22 @@ public final class WebServer implements AutoCloseable {
     private final SessionForwarding forwarding;
     private final SocketRelay relays;
 
-    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, EngineHealth engine, ServerMetrics metrics,
+    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SessionIndex index, EngineHealth engine, ServerMetrics metrics,
                      Assistant assistant, NodeRegistry node, SessionHandover handover, McpSessionCatalog mcpSessions) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
-        RestApi rest = new RestApi(sessions, settings, clients);
-        FilesApi workspaceFiles = new FilesApi(sessions, settings);
-        NotebookApi notebooks = new NotebookApi(sessions);
+        RestApi rest = new RestApi(sessions, settings, clients, index);
+        FilesApi workspaceFiles = new FilesApi(sessions, settings, clients);
+        NotebookApi notebooks = new NotebookApi(sessions, clients);
         AssistantRelayPage relay = new AssistantRelayPage();
         HandoverApi handovers = new HandoverApi(handover);
         HealthApi health = new HealthApi(engine, runtime, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
-        this.forwarding = new SessionForwarding(node);
-        this.relays = new SocketRelay(node);
-        this.socket = new SessionSocket(sessions, settings, metrics, assistant, relays);
+        this.forwarding = new SessionForwarding(node, clients);
+        this.relays = new SocketRelay(node, clients);
+        this.socket = new SessionSocket(sessions, settings, metrics, assistant, relays, clients);
         this.mcp = new McpEndpoint(settings, sessions, (header, peer, forwardedFor) -> {
             try {
                 return clients.of(header, settings.trustedProxies().client(peer, forwardedFor));
@@ -93,11 +94,13 @@ public final class WebServer implements AutoCloseable {
             openApi.register(routes);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
+            routes.get("/api/v1/sessions", rest::listSessions);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);
             routes.get("/api/v1/sessions/{id}/events", rest::history);
             routes.post("/api/v1/sessions/{id}/interrupt", rest::interrupt);
             routes.post("/api/v1/sessions/{id}/restart", rest::restart);
             routes.get("/api/v1/sessions/{id}", rest::describeSession);
+            routes.patch("/api/v1/sessions/{id}", rest::retitle);
             routes.post("/api/v1/sessions/{id}/suspend", rest::suspend);
             routes.post("/api/v1/sessions/{id}/fork", rest::fork);
             routes.delete("/api/v1/sessions/{id}", rest::closeSession);

@@ -61,7 +61,7 @@ public final class Assistant implements AutoCloseable {
      */
     public String ask(Session session, String text) {
         if (!enabled()) {
-            throw new IllegalStateException("the assistant is off: set CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL");
+            throw new IllegalStateException("the assistant is off on this server: no model endpoint is configured"); // the how: /healthz, README
         }
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("the prompt is empty");

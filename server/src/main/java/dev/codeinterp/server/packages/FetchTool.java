@@ -12,17 +12,33 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs pip or npm for a fetch: in its own folder, with an environment of its own (nothing of the
  * server's but PATH and the proxy variables: no keys, no user config), bounded in time; its output
- * is kept for the error message. No shell is involved: arguments go to the tool as they are.
+ * is read for the error message, which a {@link Diagnosis} makes one line. No shell is involved: arguments go to the tool as they are.
  */
 final class FetchTool {
-    private static final int OUTPUT_TAIL = 2000;
     private static final List<String> PROXY_VARIABLES = List.of("HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy");
 
     private FetchTool() {
     }
 
-    /** Runs {@code command}; returns its stdout, or throws a {@link PackageFetchException} saying what went wrong. */
-    static String run(List<String> command, Path dir, Map<String, String> env, Duration bound, String what) {
+    /**
+     * How long one request of a fetch may wait for an answer: 15 s (pip's own default), less under a
+     * short fetch bound, so that a silent index fails the fetch within its bound, with the index named.
+     */
+    static Duration requestTimeout(Duration bound) {
+        return Duration.ofSeconds(Math.max(1, Math.min(15, bound.toSeconds() / 2)));
+    }
+
+    /** What a tool's failure means, in one line (see {@link IndexFailures}). */
+    interface Diagnosis {
+        /** {@code tool} exited with an error, having written {@code stdout} and {@code stderr}. */
+        String failed(String tool, String stdout, String stderr);
+
+        /** {@code tool} was still running after {@code bound} and was stopped. */
+        String timedOut(String tool, Duration bound);
+    }
+
+    /** Runs {@code command}; returns its stdout, or throws a {@link PackageFetchException} with what {@code diagnosis} makes of it. */
+    static String run(List<String> command, Path dir, Map<String, String> env, Duration bound, String what, Diagnosis diagnosis) {
         Path out = dir.resolve(".stdout");
         Path err = dir.resolve(".stderr");
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile())
@@ -44,11 +60,11 @@ final class FetchTool {
             if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);
                 process.destroyForcibly();
-                throw new PackageFetchException(what + " took longer than " + bound.toSeconds() + " s and was stopped");
+                throw new PackageFetchException(diagnosis.timedOut(what, bound));
             }
             String stdout = Files.readString(out, StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
-                throw new PackageFetchException(what + " failed: " + tail(Files.readString(err, StandardCharsets.UTF_8), stdout));
+                throw new PackageFetchException(diagnosis.failed(what, stdout, Files.readString(err, StandardCharsets.UTF_8)));
             }
             return stdout;
         } catch (IOException e) {
@@ -57,10 +73,5 @@ final class FetchTool {
             Thread.currentThread().interrupt();
             throw new PackageFetchException(what + " was interrupted");
         }
-    }
-
-    private static String tail(String stderr, String stdout) {
-        String text = (stderr.isBlank() ? stdout : stderr).strip();
-        return text.length() > OUTPUT_TAIL ? "…" + text.substring(text.length() - OUTPUT_TAIL) : text;
     }
 }

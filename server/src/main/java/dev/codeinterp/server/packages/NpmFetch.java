@@ -29,10 +29,12 @@ import java.util.Map;
 final class NpmFetch implements Fetcher {
     private final String registry;
     private final Duration bound;
+    private final IndexFailures failures;
 
     NpmFetch(String registry, Duration bound) {
         this.registry = registry.endsWith("/") ? registry : registry + "/";
         this.bound = bound;
+        this.failures = IndexFailures.npm(this.registry);
     }
 
     @Override
@@ -48,7 +50,7 @@ final class NpmFetch implements Fetcher {
             List<String> resolve = npm(dir, "install", "--package-lock-only", "--omit=dev");
             resolve.add("--");
             specs.forEach(s -> resolve.add(s.requirement()));
-            FetchTool.run(resolve, dir, Map.of(), bound, "npm install --package-lock-only");
+            FetchTool.run(resolve, dir, Map.of(), bound, "npm install --package-lock-only", failures);
 
             Map<String, Locked> locked = lockedPackages(Files.readString(dir.resolve("package-lock.json"), StandardCharsets.UTF_8));
             Path out = Files.createDirectories(dir.resolve("tarballs"));
@@ -56,7 +58,7 @@ final class NpmFetch implements Fetcher {
             pack.add("--");
             locked.values().stream().map(Locked::spec).distinct().forEach(pack::add);
             Map<String, String> fileBySpec = new LinkedHashMap<>();
-            for (Object entry : (List<?>) Json.parse(FetchTool.run(pack, dir, Map.of(), bound, "npm pack"))) {
+            for (Object entry : (List<?>) Json.parse(FetchTool.run(pack, dir, Map.of(), bound, "npm pack", failures))) {
                 JsonObject o = new JsonObject(castMap(entry));
                 fileBySpec.put(o.string("name") + "@" + o.string("version"), o.string("filename"));
             }
@@ -79,7 +81,9 @@ final class NpmFetch implements Fetcher {
     private List<String> npm(Path dir, String... args) {
         List<String> command = new ArrayList<>(List.of("npm"));
         command.addAll(List.of(args));
-        command.addAll(List.of("--ignore-scripts", "--no-audit", "--no-fund", "--registry", registry,
+        // one try, each request bounded: a registry that is down or silent fails the fetch at once, in one line
+        command.addAll(List.of("--ignore-scripts", "--no-audit", "--no-fund", "--fetch-retries=0",
+                "--fetch-timeout=" + FetchTool.requestTimeout(bound).toMillis(), "--registry", registry,
                 "--cache", dir.resolve(".npm-cache").toString(), "--userconfig", dir.resolve(".npmrc").toString()));
         return command;
     }

@@ -24,10 +24,12 @@ final class PipFetch implements Fetcher {
 
     private final String indexUrl;
     private final Duration bound;
+    private final IndexFailures failures;
 
     PipFetch(String indexUrl, Duration bound) {
         this.indexUrl = indexUrl;
         this.bound = bound;
+        this.failures = IndexFailures.pip(indexUrl);
     }
 
     @Override
@@ -38,17 +40,24 @@ final class PipFetch implements Fetcher {
     @Override
     public List<Fetched> fetch(List<PackageSpec> specs, Path dir) {
         Path out = dir.resolve("wheels");
-        List<String> command = new ArrayList<>(List.of("python3", "-m", "pip", "download", "--isolated", "--no-input",
+        // one try, each request bounded (an index that is down or silent fails the fetch at once); -vv: pip says
+        // why it could not read an index page only at debug level, and that line is what names the problem
+        List<String> command = new ArrayList<>(List.of("python3", "-m", "pip", "download", "-vv", "--isolated", "--no-input",
                 "--disable-pip-version-check", "--no-cache-dir", "--progress-bar", "off", "--only-binary=:all:",
+                "--retries", "0", "--timeout", String.valueOf(FetchTool.requestTimeout(bound).toSeconds()),
                 "--index-url", indexUrl, "--dest", out.toString(),
                 "--python-version", PYTHON_VERSION, "--implementation", "cp", "--abi", ABI));
+        trustedHost().ifPresent(host -> {
+            command.add("--trusted-host");
+            command.add(host);
+        });
         for (String platform : platforms()) {
             command.add("--platform");
             command.add(platform);
         }
         command.add("--");
         specs.forEach(s -> command.add(s.requirement()));
-        FetchTool.run(command, dir, Map.of(), bound, "pip download");
+        FetchTool.run(command, dir, Map.of(), bound, "pip download", failures);
         try (Stream<Path> files = Files.list(out)) {
             List<Fetched> wheels = new ArrayList<>();
             for (Path f : files.sorted().toList()) {
@@ -61,6 +70,18 @@ final class PipFetch implements Fetcher {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The index's host when the operator gave an http:// URL: pip ignores such an index unless told to
+     * trust its host (only loopback is trusted by default), which would leave the setting silently
+     * unused. The files' hashes, which the index publishes, are still checked.
+     */
+    private java.util.Optional<String> trustedHost() {
+        java.net.URI uri = java.net.URI.create(indexUrl);
+        return "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null
+                ? java.util.Optional.of(uri.getPort() < 0 ? uri.getHost() : uri.getHost() + ":" + uri.getPort())
+                : java.util.Optional.empty();
     }
 
     /** Every manylinux tag glibc 2.36 runs (pip does not widen {@code manylinux_2_x} itself), plus plain linux. */

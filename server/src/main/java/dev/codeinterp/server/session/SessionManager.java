@@ -147,17 +147,21 @@ public final class SessionManager implements AutoCloseable {
      * that is not open here (lost with its node, or run by another): its history stays readable
      * from any node. Another key's or a closed session is {@link SessionNotFoundException}.
      */
-    public EventHistory storedHistory(String id, String token, long afterSeq, int limit) {
-        core.openRow(id, SessionKey.token(token));
+    public EventHistory storedHistory(String id, SessionKey key, long afterSeq, int limit) {
+        core.openRow(id, key);
         return new EventHistory(id, eventLog.after(id, afterSeq, limit), eventLog.lastSeq(id));
     }
 
     /**
-     * What {@code GET /api/v1/sessions/{id}} says: running or suspended, created and last used.
-     * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
+     * What {@code GET /api/v1/sessions/{id}} says: running, suspended or lost, created and last used,
+     * for the holder of {@code key} (its token, or its owner). Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
      */
-    public SessionState describe(String id, String token) {
-        StoredSession stored = core.openRow(id, SessionKey.token(token));
+    public SessionState describe(String id, SessionKey key) {
+        StoredSession stored = core.openRow(id, key);
+        if (stored.lost() != null) {
+            return new SessionState(id, stored.runtime(), SessionState.LOST,
+                    stored.createdAt(), stored.suspended() ? stored.suspension().lastActiveAt() : stored.createdAt());
+        }
         LiveSessions.Live running = live.running(id);
         if (running != null || !stored.suspended()) {
             long lastActive = running != null ? running.session().lastActivity() : stored.createdAt();

@@ -368,7 +368,7 @@ class AssistantFaultsTest {
         try (Assistant off = new Assistant(AssistantSettings.OFF, Cells.LIMITS)) {
             assertThat(off.enabled()).isFalse();
             assertThatThrownBy(() -> off.ask(session, "hello")).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("CODEINTERP_LLM_BASE_URL");
+                    .hasMessage("the assistant is off on this server: no model endpoint is configured"); // settings: /healthz, README
         }
         // the shared app has no endpoint configured: a prompt frame is refused over the WebSocket
         TestApp.SessionRef s = app.createSession();
@@ -384,6 +384,8 @@ class AssistantFaultsTest {
         assertThat(events.stream().filter(e -> e.event() instanceof Event.Prompt)).isEmpty();
         assertThat(dev.codeinterp.model.wire.WireCodec.decodeHealth(app.get("/healthz", null).body()).assistant())
                 .isEqualTo(dev.codeinterp.model.health.Health.Assistant.OFF);
+        // the operator's detail is in /healthz, not in the conversation
+        assertThat(dev.codeinterp.model.health.Health.Assistant.OFF.operatorNote()).contains("CODEINTERP_LLM_BASE_URL", "CODEINTERP_LLM_MODEL");
     }
 
     private List<SessionEvent> untilDone() throws InterruptedException {

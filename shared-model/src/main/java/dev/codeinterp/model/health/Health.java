@@ -59,9 +59,20 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
     public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
     }
 
-    /** Whether prompts can go to a model endpoint, and which model; the endpoint and its key are never shown. */
-    public record Assistant(boolean enabled, String model) {
-        public static final Assistant OFF = new Assistant(false, null);
+    /**
+     * Whether prompts can go to a model endpoint, and which model; the endpoint and its key are never
+     * shown. When off, {@code operatorNote} says what turns it on: words for the operator (they name
+     * the server's settings), kept here and in the README rather than in every conversation.
+     */
+    public record Assistant(boolean enabled, String model, String operatorNote) {
+        public static final String HOW_TO_ENABLE = "no model endpoint is configured: set CODEINTERP_LLM_BASE_URL and "
+                + "CODEINTERP_LLM_MODEL to turn the assistant on (README, \"An assistant that writes the code\")";
+        public static final Assistant OFF = new Assistant(false, null, HOW_TO_ENABLE);
+
+        /** On with {@code model}, or {@link #OFF}'s note when off. */
+        public Assistant(boolean enabled, String model) {
+            this(enabled, model, enabled ? null : HOW_TO_ENABLE);
+        }
     }
 
     /**

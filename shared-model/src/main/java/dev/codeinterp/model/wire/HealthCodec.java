@@ -46,6 +46,9 @@ final class HealthCodec {
         Map<String, Object> assistant = new LinkedHashMap<>();
         assistant.put("enabled", h.assistant().enabled());
         assistant.put("model", h.assistant().model());
+        if (h.assistant().operatorNote() != null) {
+            assistant.put("operator_note", h.assistant().operatorNote());
+        }
         m.put("assistant", assistant);
         if (h.idle() != null) {
             Map<String, Object> idle = new LinkedHashMap<>();
@@ -103,7 +106,8 @@ final class HealthCodec {
         }
         JsonObject a = o.optObject("assistant");
         Health.Assistant assistant = a.optBoolean("enabled", false)
-                ? new Health.Assistant(true, a.optString("model", null)) : Health.Assistant.OFF;
+                ? new Health.Assistant(true, a.optString("model", null), null)
+                : new Health.Assistant(false, null, a.optString("operator_note", null));
         Health.Idle idle = null;
         if (o.has("idle")) {
             JsonObject i = o.object("idle");

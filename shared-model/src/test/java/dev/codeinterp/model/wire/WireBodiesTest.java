@@ -93,7 +93,9 @@ class WireBodiesTest {
                 + "\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
                 + "\"sessions\":3,\"auth_required\":true,"
                 + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8},"
-                + "\"use\":{\"sessions\":3,\"creating\":1},\"assistant\":{\"enabled\":false,\"model\":null}}");
+                + "\"use\":{\"sessions\":3,\"creating\":1},\"assistant\":{\"enabled\":false,\"model\":null,"
+                + "\"operator_note\":\"no model endpoint is configured: set CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL "
+                + "to turn the assistant on (README, \\\"An assistant that writes the code\\\")\"}}");
         assertThat(WireCodec.decodeHealth(json)).isEqualTo(ok);
     }
 
@@ -105,7 +107,8 @@ class WireBodiesTest {
         String json = WireCodec.encode(h);
         assertThat(json).endsWith(",\"assistant\":{\"enabled\":true,\"model\":\"qwen2.5:7b\"}}");
         assertThat(WireCodec.decodeHealth(json)).isEqualTo(h);
-        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true}}").assistant()).isEqualTo(Health.Assistant.OFF);
+        // an older server says nothing of the assistant: off, with no note
+        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true}}").assistant()).isEqualTo(new Health.Assistant(false, null, null));
     }
 
     @Test

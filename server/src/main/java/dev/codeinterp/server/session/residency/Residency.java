@@ -247,8 +247,8 @@ public final class Residency implements AutoCloseable {
     }
 
     /** Closes a session lost with its node (nothing of it runs anywhere): its row only. */
-    public void closeLost(String id, String token) {
-        if (core.openRow(id, SessionKey.token(token)).lost() == null) {
+    public void closeLost(String id, SessionKey key) {
+        if (core.openRow(id, key).lost() == null) {
             throw new SessionNotFoundException();
         }
         sessions.markClosed(id, System.currentTimeMillis());
