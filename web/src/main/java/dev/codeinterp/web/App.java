@@ -153,7 +153,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             return null;
         }
         if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
-            return ServerSession.reopen(route.substring(ServerSession.ROUTE_PREFIX.length()));
+            String id = route.substring(ServerSession.ROUTE_PREFIX.length());
+            ServerSession held = ServerSession.reopen(id);
+            String key = Credentials.inThisBrowser().key();
+            return held != null || key == null || conversations.get(route) == null ? held : ServerSession.withKey(id, key);
         }
         if (route.startsWith(LocalInterpreter.ROUTE_PREFIX) && conversations.get(route) != null) {
             return LocalInterpreter.reopen(route.substring(LocalInterpreter.ROUTE_PREFIX.length()));
@@ -536,7 +539,12 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
+        Conversation listed = conversations.get(interpreter.route());
+        boolean untitled = listed != null && !listed.titled();
         conversations.event(interpreter.route(), event);
+        if (untitled && listed.titled() && interpreter instanceof ServerSession) {
+            serverConversations.rename(listed.route(), listed.title()); // kept on the server: another device shows it too
+        }
         if (event.event() instanceof Event.Prompt || event.event() instanceof Event.AssistantDone) {
             composer.setAssistantRunning(event.event() instanceof Event.Prompt);
         }

@@ -65,6 +65,11 @@ public final class Conversation {
         return title.isEmpty() ? "New conversation" : title;
     }
 
+    /** Whether it has a title of its own yet (from its first cell, a rename or the server). */
+    public boolean titled() {
+        return !title.isEmpty();
+    }
+
     public String state() {
         return state;
     }

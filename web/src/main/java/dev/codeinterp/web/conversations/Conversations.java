@@ -113,6 +113,15 @@ public final class Conversations {
         }
     }
 
+    /** The server's time of last activity, when later than the one known. */
+    public void active(String route, double lastActive) {
+        Conversation c = byRoute.get(route);
+        if (c != null && lastActive > c.lastActive) {
+            c.lastActive = lastActive;
+            save(c);
+        }
+    }
+
     public void state(String route, String state) {
         Conversation c = byRoute.get(route);
         if (c != null && !state.equals(c.state)) {
@@ -138,6 +147,7 @@ public final class Conversations {
             c.title = ConversationTitle.bounded(title);
             c.renamed = !c.title.isEmpty();
             save(c);
+            flush(); // a name someone typed is kept at once, even if the page goes next
         }
     }
 

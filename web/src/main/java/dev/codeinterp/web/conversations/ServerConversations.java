@@ -4,6 +4,7 @@ import dev.codeinterp.model.json.Json;
 import dev.codeinterp.model.rest.SessionState;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.server.Credentials;
 import dev.codeinterp.web.server.ServerSession;
 
 /**
@@ -12,6 +13,8 @@ import dev.codeinterp.web.server.ServerSession;
  * one when it is deleted from the list. Asked with each session's own token.
  */
 public final class ServerConversations {
+    /** A key's listing is read up to this many pages of 200. */
+    private static final int MAX_PAGES = 10;
     private final Conversations list;
 
     public ServerConversations(Conversations list) {
@@ -27,25 +30,29 @@ public final class ServerConversations {
         }
     }
 
+    private static String stateOf(SessionState s) {
+        return SessionState.SUSPENDED.equals(s.state()) ? Conversation.SUSPENDED
+                : "lost".equals(s.state()) ? Conversation.LOST : Conversation.RUNNING;
+    }
+
     /** Asks the server about one session (GET /api/v1/sessions/{id}); no token here means it is gone from this browser. */
     public void describe(String route) {
         String id = route.substring(ConversationRoutes.SERVER.length());
-        String token = ServerSession.tokenOf(id);
+        String token = secret(id);
         if (token == null) {
-            list.state(route, Conversation.GONE);
             return;
         }
         Browser.request("GET", "/api/v1/sessions/" + id, null, "Bearer " + token, null, (status, body, retryAfter) -> {
             if (status == 200) {
                 try {
                     SessionState state = WireCodec.decodeSessionState(body);
-                    list.state(route, SessionState.SUSPENDED.equals(state.state()) ? Conversation.SUSPENDED : Conversation.RUNNING);
+                    list.state(route, stateOf(state));
+                    list.active(route, state.lastActive());
+                    if (Json.parseObject(body).get("title") instanceof String title) {
+                        list.titled(route, title, true); // TODO(merge conversations-api): state.title()
+                    }
                 } catch (RuntimeException unreadable) {
-                    return; // an odd answer says nothing of the session
-                }
-                Object title = Json.parseObject(body).get("title");
-                if (title instanceof String t) {
-                    list.titled(route, t, false);
+                    // an odd answer says nothing of the session
                 }
             } else if (status == 404) {
                 list.state(route, Conversation.GONE);
@@ -58,7 +65,7 @@ public final class ServerConversations {
     /** Keeps the title on the server (PATCH /api/v1/sessions/{id}); a server that keeps none leaves it in this browser. */
     public void rename(String route, String title) {
         String id = route.substring(ConversationRoutes.SERVER.length());
-        String token = ServerSession.tokenOf(id);
+        String token = secret(id);
         if (token != null) {
             Browser.request("PATCH", "/api/v1/sessions/" + id, Json.write(java.util.Map.of("title", title)), "Bearer " + token, null,
                     (status, body, retryAfter) -> { });
@@ -68,7 +75,7 @@ public final class ServerConversations {
     /** Closes the session (its sandbox, and its history on the server) and forgets its token; then {@code done}. */
     public void close(String route, Runnable done) {
         String id = route.substring(ConversationRoutes.SERVER.length());
-        String token = ServerSession.tokenOf(id);
+        String token = secret(id);
         if (token == null) {
             done.run();
             return;
@@ -77,5 +84,11 @@ public final class ServerConversations {
             ServerSession.forget(id);
             done.run();
         });
+    }
+
+    /** What opens the session here: its token, or else the API key this browser holds (which opens the key's sessions). */
+    private static String secret(String sessionId) {
+        String token = ServerSession.tokenOf(sessionId);
+        return token != null ? token : Credentials.inThisBrowser().key();
     }
 }

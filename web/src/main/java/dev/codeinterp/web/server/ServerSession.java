@@ -77,6 +77,14 @@ public final class ServerSession implements Interpreter {
         return token == null ? null : new ServerSession(sessionId, token);
     }
 
+    /**
+     * A session this browser holds no token for, opened with the API key that owns it (the server
+     * lists a key's sessions for any browser holding the key); nothing is stored for it.
+     */
+    public static ServerSession withKey(String sessionId, String apiKey) {
+        return new ServerSession(sessionId, apiKey);
+    }
+
     /** The token this browser keeps for the session, or null. */
     public static String tokenOf(String sessionId) {
         return Browser.storageGet(TOKEN_KEY + sessionId);

@@ -20,7 +20,7 @@ final class ConversationRow {
         void delete(String route);
     }
 
-    private final HTMLElement root = Dom.el("li", "conversation");
+    private final HTMLElement root = Dom.el("li", "conversation-row");
     private final Conversation conversation;
     private final Actions actions;
 
@@ -51,9 +51,9 @@ final class ConversationRow {
         link.appendChild(meta);
         root.appendChild(link);
         HTMLElement tools = Dom.el("div", "conversation-tools");
-        HTMLElement rename = tool("✎", "conversation-rename", "Rename “" + c.title() + "”");
+        HTMLElement rename = tool(Icon.PENCIL, "conversation-rename", "Rename “" + c.title() + "”");
         rename.addEventListener("click", e -> renaming());
-        HTMLElement delete = tool("🗑", "conversation-delete",
+        HTMLElement delete = tool(Icon.BIN, "conversation-delete",
                 (Conversation.GONE.equals(c.state()) ? "Remove “" : "Delete “") + c.title() + "”");
         delete.addEventListener("click", e -> confirming());
         tools.appendChild(rename);
@@ -65,8 +65,10 @@ final class ConversationRow {
         return root;
     }
 
-    private static HTMLElement tool(String glyph, String testId, String label) {
-        HTMLElement b = Dom.button(glyph, testId, label);
+    private static HTMLElement tool(String icon, String testId, String label) {
+        HTMLElement b = Dom.button("", testId, label);
+        Dom.clear(b);
+        b.appendChild(Icon.of(icon));
         b.getClassList().add("conversation-tool");
         return b;
     }
