@@ -27,6 +27,7 @@ import dev.codeinterp.server.session.ExecutionLimits;
 import dev.codeinterp.server.session.RestartPolicy;
 import dev.codeinterp.server.session.CellActivity;
 import dev.codeinterp.server.session.CellLimits;
+import dev.codeinterp.server.session.SessionIndex;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SuspendPolicy;
 import dev.codeinterp.server.store.Database;
@@ -34,6 +35,7 @@ import dev.codeinterp.server.store.EventRepository;
 import dev.codeinterp.server.store.ExecutionRepository;
 import dev.codeinterp.server.store.McpSessionRepository;
 import dev.codeinterp.server.store.NodeRepository;
+import dev.codeinterp.server.store.SessionDirectory;
 import dev.codeinterp.server.store.SessionForks;
 import dev.codeinterp.server.store.SessionRepository;
 import dev.codeinterp.server.store.StoreUnavailableException;
@@ -118,7 +120,8 @@ public final class Main implements AutoCloseable {
                 settings.memoryBytes() * 2 + settings.workspaceBytes() + (64L << 20));
         McpSessionCatalog mcpSessions = new McpSessionCatalog(new McpSessionRepository(database), nodeRows, identity, settings.node());
         this.drain = new NodeDrain(node, nodeRows, sessions, handover, settings.node(), runtime.runtime(), mcpSessions);
-        this.web = new WebServer(settings, runtime, sessions, backend, pool, metrics, assistant, node, handover, mcpSessions);
+        this.web = new WebServer(settings, runtime, sessions, new SessionIndex(sessions, new SessionDirectory(database)), backend, pool, metrics,
+                assistant, node, handover, mcpSessions);
     }
 
     /** Where other nodes and the front door reach this one: the setting, else our address and port (known once serving). */

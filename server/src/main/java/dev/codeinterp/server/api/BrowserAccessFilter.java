@@ -70,7 +70,7 @@ final class BrowserAccessFilter extends HttpFilter {
             res.addHeader("Vary", "Origin");
             res.setHeader("Access-Control-Expose-Headers", "Retry-After, X-Request-Id, Content-Disposition");
             if ("OPTIONS".equalsIgnoreCase(req.getMethod()) && req.getHeader("Access-Control-Request-Method") != null) {
-                res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, DELETE");
+                res.setHeader("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE");
                 res.setHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, " + Clients.EMBED_ORIGIN_HEADER);
                 res.setHeader("Access-Control-Max-Age", "600");
                 res.setStatus(204);

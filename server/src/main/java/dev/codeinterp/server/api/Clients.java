@@ -6,6 +6,7 @@ import dev.codeinterp.server.config.EmbedOrigins;
 import dev.codeinterp.server.config.Settings;
 import dev.codeinterp.server.config.TrustedProxies;
 import dev.codeinterp.server.session.Client;
+import dev.codeinterp.server.session.SessionKey;
 import dev.codeinterp.server.session.Tokens;
 import io.javalin.http.Context;
 
@@ -95,17 +96,38 @@ final class Clients {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7) || header.length() > 7 + 512) {
             throw new Unauthorized("an API key is required: send 'Authorization: Bearer <key>'");
         }
-        String presented = header.substring(7).trim();
+        ApiKey match = find(header.substring(7).trim());
+        if (match == null) {
+            throw new Unauthorized("the API key was not accepted");
+        }
+        return match;
+    }
+
+    /** The key {@code presented} is, compared with every key alike; null when none. */
+    private ApiKey find(String presented) {
         ApiKey match = null;
         for (ApiKey key : keys) {
             if (Tokens.matches(presented, key.sha256Hex()) & match == null) {
                 match = key;
             }
         }
-        if (match == null) {
-            throw new Unauthorized("the API key was not accepted");
-        }
         return match;
+    }
+
+    /**
+     * What a per-session request's bearer opens. A secret API key opens the sessions it owns (those
+     * it created, and their forks), so a browser holding the key opens them on any device; anything
+     * else is taken as the session's own token. A publishable embed key opens nothing this way: it
+     * sits in a public page.
+     */
+    SessionKey sessionKey(String presented) {
+        if (!keys.isEmpty() && presented.length() <= 512) {
+            ApiKey key = find(presented);
+            if (key != null && !key.publishable()) {
+                return SessionKey.ownedBy(client(key).id());
+            }
+        }
+        return SessionKey.token(presented);
     }
 
     private Client client(ApiKey key) {

@@ -5,6 +5,7 @@ import dev.codeinterp.model.runner.CellInput;
 import dev.codeinterp.model.rest.ExecuteRequest;
 import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.rest.SessionPatch;
 import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.config.Settings;
@@ -12,11 +13,14 @@ import dev.codeinterp.model.rules.WorkspaceNames;
 import dev.codeinterp.server.session.Cell;
 import dev.codeinterp.server.session.Client;
 import dev.codeinterp.server.session.Session;
+import dev.codeinterp.server.session.SessionIndex;
+import dev.codeinterp.server.session.SessionKey;
 import dev.codeinterp.server.session.SessionManager;
 import dev.codeinterp.server.session.SessionElsewhereException;
 import dev.codeinterp.server.session.SessionLostException;
 import dev.codeinterp.server.session.SessionNotFoundException;
 import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +32,10 @@ final class RestApi {
     private final SessionManager sessions;
     private final Settings settings;
     private final Clients clients;
+    private final SessionIndex index;
 
-    RestApi(SessionManager sessions, Settings settings, Clients clients) {
+    RestApi(SessionManager sessions, Settings settings, Clients clients, SessionIndex index) {
+        this.index = index;
         this.sessions = sessions;
         this.settings = settings;
         this.clients = clients;
@@ -95,9 +101,41 @@ final class RestApi {
         ctx.status(202);
     }
 
-    /** {@code GET /api/v1/sessions/{id}}: running or suspended; asking does not resume it. */
+    /** {@code GET /api/v1/sessions/{id}}: running, suspended or lost, and its title; asking does not resume it. */
     void describeSession(Context ctx) {
-        json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
+        json(ctx, 200, WireCodec.encode(index.describe(ctx.pathParam("id"), sessionKey(ctx))));
+    }
+
+    /** {@code PATCH /api/v1/sessions/{id}} {@code {"title": "..."}}: names the session; answers as GET does. */
+    void retitle(Context ctx) {
+        SessionKey key = sessionKey(ctx); // an unknown session is 404 before its body is read
+        SessionPatch patch = WireCodec.decodeSessionPatch(ctx.body());
+        json(ctx, 200, WireCodec.encode(index.retitle(ctx.pathParam("id"), key, patch.title())));
+    }
+
+    /**
+     * {@code GET /api/v1/sessions?limit=N&after=CURSOR}: the API key's own open sessions, the most
+     * recently active first. A server without keys knows no one to list for: 404 saying so.
+     */
+    void listSessions(Context ctx) {
+        Client owner = clients.of(ctx);
+        if (owner.anonymous()) {
+            throw new NotFoundResponse("this server runs without API keys, so it has no identity to list sessions by: "
+                    + "a client lists the sessions it holds tokens for");
+        }
+        long limit = parseLong(ctx.queryParam("limit"), SessionIndex.DEFAULT_PAGE);
+        String after = ctx.queryParam("after");
+        try {
+            json(ctx, 200, WireCodec.encode(index.owned(owner.id(), (int) Math.max(-1, Math.min(limit, Integer.MAX_VALUE)),
+                    after == null || after.isEmpty() ? null : after)));
+        } catch (IllegalArgumentException e) {
+            throw new ApiErrors.BadRequest(e.getMessage());
+        }
+    }
+
+    /** What the request's bearer opens: the session's token, or the secret API key that owns it. */
+    private SessionKey sessionKey(Context ctx) {
+        return clients.sessionKey(bearer(ctx));
     }
 
     void suspend(Context ctx) {

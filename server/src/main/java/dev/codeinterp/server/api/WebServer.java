@@ -13,6 +13,7 @@ import dev.codeinterp.server.metrics.ServerMetrics;
 import dev.codeinterp.server.sandbox.SandboxBackend;
 import dev.codeinterp.server.sandbox.SandboxPool;
 import dev.codeinterp.server.session.SessionElsewhereException;
+import dev.codeinterp.server.session.SessionIndex;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
@@ -28,12 +29,12 @@ public final class WebServer implements AutoCloseable {
     private final SessionForwarding forwarding;
     private final SocketRelay relays;
 
-    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
+    public WebServer(Settings settings, RuntimeChoice runtime, SessionManager sessions, SessionIndex index, SandboxBackend backend, SandboxPool pool, ServerMetrics metrics,
                      Assistant assistant, NodeRegistry node, SessionHandover handover, McpSessionCatalog mcpSessions) {
         Clients clients = new Clients(settings);
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
-        RestApi rest = new RestApi(sessions, settings, clients);
+        RestApi rest = new RestApi(sessions, settings, clients, index);
         FilesApi workspaceFiles = new FilesApi(sessions, settings);
         NotebookApi notebooks = new NotebookApi(sessions);
         AssistantRelayPage relay = new AssistantRelayPage();
@@ -95,11 +96,13 @@ public final class WebServer implements AutoCloseable {
             openApi.register(routes);
             routes.post("/api/v1/execute", rest::executeOnce);
             routes.post("/api/v1/sessions", rest::createSession);
+            routes.get("/api/v1/sessions", rest::listSessions);
             routes.post("/api/v1/sessions/{id}/execute", rest::executeInSession);
             routes.get("/api/v1/sessions/{id}/events", rest::history);
             routes.post("/api/v1/sessions/{id}/interrupt", rest::interrupt);
             routes.post("/api/v1/sessions/{id}/restart", rest::restart);
             routes.get("/api/v1/sessions/{id}", rest::describeSession);
+            routes.patch("/api/v1/sessions/{id}", rest::retitle);
             routes.post("/api/v1/sessions/{id}/suspend", rest::suspend);
             routes.post("/api/v1/sessions/{id}/fork", rest::fork);
             routes.delete("/api/v1/sessions/{id}", rest::closeSession);

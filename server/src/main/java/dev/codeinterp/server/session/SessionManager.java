@@ -351,7 +351,16 @@ public final class SessionManager implements AutoCloseable {
      * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
      */
     public dev.codeinterp.model.rest.SessionState describe(String id, String token) {
-        StoredSession stored = openRow(id, token);
+        return describe(id, SessionKey.token(token));
+    }
+
+    /** As above, for the holder of {@code key} (its token, or its owner); a session lost with its node says {@code lost}. */
+    public dev.codeinterp.model.rest.SessionState describe(String id, SessionKey key) {
+        StoredSession stored = openRow(id, key);
+        if (stored.lost() != null) {
+            return new dev.codeinterp.model.rest.SessionState(id, stored.runtime(), dev.codeinterp.model.rest.SessionState.LOST,
+                    stored.createdAt(), stored.suspended() ? stored.suspension().lastActiveAt() : stored.createdAt());
+        }
         LiveSessions.Live running = live.running(id);
         if (running != null || !stored.suspended()) {
             long lastActive = running != null ? running.session().lastActivity() : stored.createdAt();

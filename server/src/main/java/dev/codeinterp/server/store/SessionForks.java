@@ -15,7 +15,7 @@ import static dev.codeinterp.server.store.generated.Tables.EXECUTIONS;
 import static dev.codeinterp.server.store.generated.Tables.SESSIONS;
 
 /**
- * A fork's row in one transaction: the new session, a copy of its source's cells and events (the
+ * A fork's row in one transaction: the new session (under its source's title), a copy of its source's cells and events (the
  * history so far, under new cell ids, with the same numbers), and the sandbox it runs in. Either
  * all of it is stored or none: a fork never shows half a history.
  */
@@ -39,6 +39,7 @@ public final class SessionForks {
         long[] lastSeq = {0};
         db.writer().write(ctx -> {
             quota.check(ctx, fork.client());
+            String title = ctx.select(SESSIONS.TITLE).from(SESSIONS).where(SESSIONS.ID.eq(source)).fetchOne(SESSIONS.TITLE);
             ctx.insertInto(SESSIONS)
                     .set(SESSIONS.ID, fork.id())
                     .set(SESSIONS.TOKEN_HASH, fork.tokenHash())
@@ -50,6 +51,7 @@ public final class SessionForks {
                     .set(SESSIONS.NODE_ID, fork.node())
                     .set(SESSIONS.SANDBOX, container)
                     .set(SESSIONS.SANDBOX_LINES, sandboxLines)
+                    .set(SESSIONS.TITLE, title) // a fork goes on under its source's name
                     .execute();
             Map<String, String> cells = copyCells(ctx, source, fork.id(), executionIds);
             lastSeq[0] = copyEvents(ctx, source, fork.id(), cells);

@@ -9,6 +9,8 @@ import dev.codeinterp.model.rest.EventHistory;
 import dev.codeinterp.model.rest.ExecuteRequest;
 import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.rest.SessionList;
+import dev.codeinterp.model.rest.SessionPatch;
 import dev.codeinterp.model.rest.SessionState;
 
 import java.util.ArrayList;
@@ -143,19 +145,58 @@ final class RestCodec {
     }
 
     static String encode(SessionState state) {
+        return Json.write(fields(state));
+    }
+
+    private static Map<String, Object> fields(SessionState state) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("id", state.id());
         m.put("runtime", state.runtime());
         m.put("state", state.state());
+        m.put("title", state.title());
         m.put("created", state.created());
         m.put("last_active", state.lastActive());
-        return Json.write(m);
+        return m;
     }
 
     static SessionState decodeSessionState(String json) {
-        JsonObject o = JsonObject.parse(json);
+        return sessionState(JsonObject.parse(json));
+    }
+
+    private static SessionState sessionState(JsonObject o) {
         return new SessionState(o.string("id"), o.optString("runtime", ""), o.string("state"), o.optInteger("created", 0),
-                o.optInteger("last_active", 0));
+                o.optInteger("last_active", 0), o.optString("title", null));
+    }
+
+    static String encode(SessionList list) {
+        List<Object> sessions = new ArrayList<>();
+        for (SessionState s : list.sessions()) {
+            sessions.add(fields(s));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("sessions", sessions);
+        m.put("next", list.next());
+        return Json.write(m);
+    }
+
+    static SessionList decodeSessionList(String json) {
+        JsonObject o = JsonObject.parse(json);
+        List<SessionState> sessions = new ArrayList<>();
+        for (JsonObject s : o.objectList("sessions")) {
+            sessions.add(sessionState(s));
+        }
+        return new SessionList(sessions, o.optString("next", null));
+    }
+
+    static String encode(SessionPatch patch) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("title", patch.title());
+        return Json.write(m);
+    }
+
+    /** A PATCH body: an object whose {@code title} is a string; anything else is a {@link dev.codeinterp.model.json.JsonException}. */
+    static SessionPatch decodeSessionPatch(String json) {
+        return new SessionPatch(JsonObject.parse(json).string("title"));
     }
 
     static String encode(EventHistory history) {

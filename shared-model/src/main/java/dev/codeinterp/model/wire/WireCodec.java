@@ -17,6 +17,8 @@ import dev.codeinterp.model.rest.ExecuteResponse;
 import dev.codeinterp.model.rest.FileEntry;
 import dev.codeinterp.model.rest.FileList;
 import dev.codeinterp.model.rest.SessionCreated;
+import dev.codeinterp.model.rest.SessionList;
+import dev.codeinterp.model.rest.SessionPatch;
 import dev.codeinterp.model.rest.SessionState;
 import dev.codeinterp.model.rest.UploadedFiles;
 import dev.codeinterp.model.runner.CellInput;
@@ -158,6 +160,23 @@ public final class WireCodec {
 
     public static SessionState decodeSessionState(String json) {
         return RestCodec.decodeSessionState(json);
+    }
+
+    public static String encode(SessionList list) {
+        return RestCodec.encode(list);
+    }
+
+    public static SessionList decodeSessionList(String json) {
+        return RestCodec.decodeSessionList(json);
+    }
+
+    public static String encode(SessionPatch patch) {
+        return RestCodec.encode(patch);
+    }
+
+    /** {@code PATCH /api/v1/sessions/{id}}'s body; a missing or non-string title is a JsonException. */
+    public static SessionPatch decodeSessionPatch(String json) {
+        return RestCodec.decodeSessionPatch(json);
     }
 
     public static String encode(EventHistory history) {
