@@ -112,7 +112,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
-        conversations.load(() -> {
+        conversations.load(() -> listKeySessions(() -> {
             String route = ConversationRoutes.of(Browser.hash());
             Interpreter reopened = reopen(route);
             if (reopened != null) {
@@ -125,7 +125,17 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             composer.focus();
             Browser.onHashChange(this::followHash);
             serverConversations.refresh();
-        });
+        }));
+    }
+
+    /** With an API key in this browser, the key's sessions join the list (they open on any device holding it); then {@code then}. */
+    private void listKeySessions(Runnable then) {
+        String key = Credentials.inThisBrowser().key();
+        if (key == null) {
+            then.run();
+        } else {
+            serverConversations.listOwned(key, then);
+        }
     }
 
     /** Back, Forward or a link to another conversation of this browser (e.g. the one a fork came from) opens it. */
@@ -228,6 +238,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void sessionStarted(ServerSession session, String intro) {
         open(session, intro, lostSession.take());
+        listKeySessions(() -> { }); // a key typed just now lists the key's other sessions
     }
 
     @Override

@@ -1,11 +1,13 @@
 package dev.codeinterp.web.conversations;
 
-import dev.codeinterp.model.json.Json;
+import dev.codeinterp.model.rest.SessionList;
+import dev.codeinterp.model.rest.SessionPatch;
 import dev.codeinterp.model.rest.SessionState;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.web.bindings.Browser;
 import dev.codeinterp.web.server.Credentials;
 import dev.codeinterp.web.server.ServerSession;
+import org.teavm.jso.JSBody;
 
 /**
  * What the server says of the conversations this browser holds: each session's state (running,
@@ -30,6 +32,43 @@ public final class ServerConversations {
         }
     }
 
+    /**
+     * Lists the sessions {@code apiKey} owns (GET /api/v1/sessions, page by page, at most {@link #MAX_PAGES}),
+     * as this browser's too: they open with the key. Then {@code done}, whatever the answer.
+     */
+    public void listOwned(String apiKey, Runnable done) {
+        listPage(apiKey, null, 0, done);
+    }
+
+    private void listPage(String apiKey, String after, int pages, Runnable done) {
+        String url = "/api/v1/sessions?limit=200" + (after == null ? "" : "&after=" + encode(after));
+        Browser.request("GET", url, null, "Bearer " + apiKey, null, (status, body, retryAfter) -> {
+            String next = null;
+            if (status == 200) {
+                try {
+                    SessionList page = WireCodec.decodeSessionList(body);
+                    for (SessionState s : page.sessions()) {
+                        String route = ConversationRoutes.SERVER + s.id();
+                        list.known(route, Conversation.SERVER, stateOf(s), s.lastActive());
+                        list.state(route, stateOf(s));
+                        list.active(route, s.lastActive());
+                        if (s.title() != null) {
+                            list.titled(route, s.title(), true);
+                        }
+                    }
+                    next = page.next();
+                } catch (RuntimeException unreadable) {
+                    next = null; // an odd answer lists nothing more
+                }
+            }
+            if (next != null && pages + 1 < MAX_PAGES) {
+                listPage(apiKey, next, pages + 1, done);
+            } else {
+                done.run();
+            }
+        });
+    }
+
     private static String stateOf(SessionState s) {
         return SessionState.SUSPENDED.equals(s.state()) ? Conversation.SUSPENDED
                 : "lost".equals(s.state()) ? Conversation.LOST : Conversation.RUNNING;
@@ -48,8 +87,8 @@ public final class ServerConversations {
                     SessionState state = WireCodec.decodeSessionState(body);
                     list.state(route, stateOf(state));
                     list.active(route, state.lastActive());
-                    if (Json.parseObject(body).get("title") instanceof String title) {
-                        list.titled(route, title, true); // TODO(merge conversations-api): state.title()
+                    if (state.title() != null) {
+                        list.titled(route, state.title(), true);
                     }
                 } catch (RuntimeException unreadable) {
                     // an odd answer says nothing of the session
@@ -67,7 +106,7 @@ public final class ServerConversations {
         String id = route.substring(ConversationRoutes.SERVER.length());
         String token = secret(id);
         if (token != null) {
-            Browser.request("PATCH", "/api/v1/sessions/" + id, Json.write(java.util.Map.of("title", title)), "Bearer " + token, null,
+            Browser.request("PATCH", "/api/v1/sessions/" + id, WireCodec.encode(new SessionPatch(title)), "Bearer " + token, null,
                     (status, body, retryAfter) -> { });
         }
     }
@@ -85,6 +124,9 @@ public final class ServerConversations {
             done.run();
         });
     }
+
+    @JSBody(params = "text", script = "return encodeURIComponent(text);")
+    private static native String encode(String text);
 
     /** What opens the session here: its token, or else the API key this browser holds (which opens the key's sessions). */
     private static String secret(String sessionId) {
