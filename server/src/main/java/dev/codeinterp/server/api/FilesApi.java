@@ -35,14 +35,16 @@ final class FilesApi {
 
     private final SessionManager sessions;
     private final Settings settings;
+    private final Clients clients;
 
-    FilesApi(SessionManager sessions, Settings settings) {
+    FilesApi(SessionManager sessions, Settings settings, Clients clients) {
+        this.clients = clients;
         this.sessions = sessions;
         this.settings = settings;
     }
 
     void list(Context ctx) {
-        Session session = RestApi.authorised(sessions, ctx);
+        Session session = RestApi.authorised(sessions, clients, ctx);
         Workspace workspace = workspaceOf(session);
         List<FileEntry> files = new ArrayList<>();
         long used = 0;
@@ -54,7 +56,7 @@ final class FilesApi {
     }
 
     void put(Context ctx) throws IOException {
-        Session session = RestApi.authorised(sessions, ctx);
+        Session session = RestApi.authorised(sessions, clients, ctx);
         String name = name(ctx);
         refuseDeclaredOversize(ctx, settings.maxUploadBytes());
         Workspace workspace = workspaceOf(session);
@@ -72,7 +74,7 @@ final class FilesApi {
 
     /** {@code multipart/form-data} with one or more parts named {@code file}, each stored under its own file name. */
     void upload(Context ctx) throws IOException {
-        Session session = RestApi.authorised(sessions, ctx);
+        Session session = RestApi.authorised(sessions, clients, ctx);
         refuseDeclaredOversize(ctx, settings.maxUploadBytes() + MULTIPART_SLACK);
         String type = ctx.contentType();
         if (type == null || !type.toLowerCase(java.util.Locale.ROOT).startsWith("multipart/form-data")) {
@@ -102,7 +104,7 @@ final class FilesApi {
     }
 
     void download(Context ctx) {
-        Session session = RestApi.authorised(sessions, ctx);
+        Session session = RestApi.authorised(sessions, clients, ctx);
         String name = name(ctx);
         Workspace.OpenFile open = workspaceOf(session).open(name);
         WorkspaceFile f = open.file();
@@ -118,7 +120,7 @@ final class FilesApi {
     }
 
     void delete(Context ctx) {
-        Session session = RestApi.authorised(sessions, ctx);
+        Session session = RestApi.authorised(sessions, clients, ctx);
         String name = name(ctx);
         if (!workspaceOf(session).delete(name)) {
             throw new WorkspaceException(WorkspaceException.Reason.NOT_FOUND, "no file '" + name + "' in the workspace");

@@ -20,15 +20,17 @@ import java.util.function.Consumer;
 final class NotebookApi {
     private static final int PAGE = 1000;
     private final SessionManager sessions;
+    private final Clients clients;
 
-    NotebookApi(SessionManager sessions) {
+    NotebookApi(SessionManager sessions, Clients clients) {
         this.sessions = sessions;
+        this.clients = clients;
     }
 
     void export(Context ctx) {
         Session session;
         try {
-            session = RestApi.authorised(sessions, ctx);
+            session = RestApi.authorised(sessions, clients, ctx);
         } catch (SessionLostException | SessionElsewhereException e) {
             exportStored(ctx);
             return;
@@ -52,11 +54,11 @@ final class NotebookApi {
     /** A session not open here (lost with its node, or on another): its notebook from the store alone. */
     private void exportStored(Context ctx) {
         String id = ctx.pathParam("id");
-        String token = RestApi.bearer(ctx);
+        dev.codeinterp.server.session.SessionKey key = clients.sessionKey(RestApi.bearer(ctx));
         NotebookExport notebook = new NotebookExport();
         long after = 0;
         while (true) {
-            List<SessionEvent> page = sessions.storedHistory(id, token, after, PAGE).events();
+            List<SessionEvent> page = sessions.storedHistory(id, key, after, PAGE).events();
             page.forEach(notebook::add);
             if (page.size() < PAGE) {
                 break;

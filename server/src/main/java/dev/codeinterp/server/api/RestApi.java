@@ -72,7 +72,7 @@ final class RestApi {
         try {
             session = authorised(ctx);
         } catch (SessionLostException | SessionElsewhereException e) {
-            json(ctx, 200, WireCodec.encode(sessions.storedHistory(ctx.pathParam("id"), bearer(ctx), after, MAX_HISTORY_PAGE)));
+            json(ctx, 200, WireCodec.encode(sessions.storedHistory(ctx.pathParam("id"), sessionKey(ctx), after, MAX_HISTORY_PAGE)));
             return;
         }
         List<SessionEvent> events;
@@ -134,13 +134,13 @@ final class RestApi {
     }
 
     /** What the request's bearer opens: the session's token, or the secret API key that owns it. */
-    private SessionKey sessionKey(Context ctx) {
+    SessionKey sessionKey(Context ctx) {
         return clients.sessionKey(bearer(ctx));
     }
 
     void suspend(Context ctx) {
         sessions.suspend(authorised(ctx));
-        json(ctx, 200, WireCodec.encode(sessions.describe(ctx.pathParam("id"), bearer(ctx))));
+        json(ctx, 200, WireCodec.encode(index.describe(ctx.pathParam("id"), sessionKey(ctx))));
     }
 
     /** {@code POST /api/v1/sessions/{id}/fork}: a new session with this one's variables, files and history. */
@@ -154,18 +154,18 @@ final class RestApi {
         try {
             sessions.close(authorised(ctx));
         } catch (SessionLostException e) {
-            sessions.closeLost(ctx.pathParam("id"), bearer(ctx)); // nothing runs: its row is closed, history goes with it
+            sessions.closeLost(ctx.pathParam("id"), sessionKey(ctx)); // nothing runs: its row is closed, history goes with it
         }
         ctx.status(204);
     }
 
     private Session authorised(Context ctx) {
-        return authorised(sessions, ctx);
+        return authorised(sessions, clients, ctx);
     }
 
-    /** The session of the path's id, if the request's bearer token is its token. */
-    static Session authorised(SessionManager sessions, Context ctx) {
-        return sessions.open(ctx.pathParam("id"), bearer(ctx));
+    /** The session of the path's id, if the request's bearer is its token or the secret API key that owns it. */
+    static Session authorised(SessionManager sessions, Clients clients, Context ctx) {
+        return sessions.open(ctx.pathParam("id"), clients.sessionKey(bearer(ctx)));
     }
 
     /** The request's bearer token; without one, no session is found. */

@@ -31,10 +31,12 @@ final class SessionForwarding {
     private static final Duration WAIT = Duration.ofMinutes(15);
 
     private final NodeRegistry node;
+    private final Clients keys;
     private final HttpForwarder forwarder = new HttpForwarder("a session's request", WAIT, WAIT);
 
-    SessionForwarding(NodeRegistry node) {
+    SessionForwarding(NodeRegistry node, Clients keys) {
         this.node = node;
+        this.keys = keys;
     }
 
     /** A Javalin before-handler: forwards the request and skips ours when the session is another node's. */
@@ -52,7 +54,7 @@ final class SessionForwarding {
         if (token.isEmpty()) {
             return; // no token, no session: answered here
         }
-        Optional<String> owner = node.ownerUrl(id, token.get());
+        Optional<String> owner = node.ownerUrl(id, keys.sessionKey(token.get()));
         if (owner.isEmpty()) {
             return; // here, unknown, lost, or its node out of reach: answered here, as such
         }
@@ -69,7 +71,7 @@ final class SessionForwarding {
         String id = ctx.pathParamMap().get("id");
         Optional<String> token = RestApi.bearerToken(ctx);
         Optional<String> owner = id == null || token.isEmpty() || ctx.header(FORWARDED) != null ? Optional.empty()
-                : node.ownerUrl(id, token.get());
+                : node.ownerUrl(id, keys.sessionKey(token.get()));
         if (owner.isEmpty()) {
             ApiErrors.unavailable(ctx, e.getMessage() + ", which this server cannot reach for it", 1);
             return;

@@ -78,6 +78,7 @@ final class SessionSocket {
     private final ServerMetrics metrics;
     private final Assistant assistant;
     private final SocketRelay relays;
+    private final Clients clients;
     private final Map<WsContext, Connection> connections = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "ws-hello-deadline");
@@ -85,8 +86,10 @@ final class SessionSocket {
         return t;
     });
 
-    SessionSocket(SessionManager sessions, Settings settings, ServerMetrics metrics, Assistant assistant, SocketRelay relays) {
+    SessionSocket(SessionManager sessions, Settings settings, ServerMetrics metrics, Assistant assistant, SocketRelay relays,
+                  Clients clients) {
         this.relays = relays;
+        this.clients = clients;
         this.metrics = metrics;
         this.assistant = assistant;
         this.sessions = sessions;
@@ -188,7 +191,7 @@ final class SessionSocket {
     private void hello(WsMessageContext ctx, Connection connection, ClientMessage.Hello hello) {
         Session session;
         try {
-            session = sessions.open(ctx.pathParam("id"), hello.token());
+            session = sessions.open(ctx.pathParam("id"), clients.sessionKey(hello.token())); // its token, or its owning key
         } catch (SessionNotFoundException e) {
             ctx.closeSession(CLOSE_NOT_FOUND, "no such session");
             return;
@@ -227,7 +230,7 @@ final class SessionSocket {
         held.unsubscribe(connection.listener);
         Session back;
         try {
-            back = sessions.open(ctx.pathParam("id"), connection.token);
+            back = sessions.open(ctx.pathParam("id"), clients.sessionKey(connection.token));
         } catch (SessionLostException e) {
             lost(ctx, connection, e);
             return false;

@@ -32,10 +32,12 @@ final class SocketRelay {
     }
 
     private final NodeRegistry node;
+    private final Clients keys;
     private final WebSocketClient client = new WebSocketClient();
 
-    SocketRelay(NodeRegistry node) {
+    SocketRelay(NodeRegistry node, Clients keys) {
         this.node = node;
+        this.keys = keys;
         client.setConnectTimeout(5_000);
         client.setIdleTimeout(Duration.ofMinutes(10)); // as a client's socket here; the owner pings it every 20 s
         // the largest frame an owner may send a client: one an Outbox could hold at all
@@ -62,7 +64,7 @@ final class SocketRelay {
         if (upgrade.forwarded()) {
             return Optional.empty(); // one hop: a relayed socket is answered where it lands
         }
-        Optional<String> owner = node.ownerUrl(sessionId, token);
+        Optional<String> owner = node.ownerUrl(sessionId, keys.sessionKey(token));
         if (owner.isEmpty()) {
             return Optional.empty();
         }

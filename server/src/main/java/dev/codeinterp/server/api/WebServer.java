@@ -35,16 +35,16 @@ public final class WebServer implements AutoCloseable {
         MetricsApi metricsApi = new MetricsApi(metrics, clients);
         OpenApiDocument openApi = new OpenApiDocument();
         RestApi rest = new RestApi(sessions, settings, clients, index);
-        FilesApi workspaceFiles = new FilesApi(sessions, settings);
-        NotebookApi notebooks = new NotebookApi(sessions);
+        FilesApi workspaceFiles = new FilesApi(sessions, settings, clients);
+        NotebookApi notebooks = new NotebookApi(sessions, clients);
         AssistantRelayPage relay = new AssistantRelayPage();
         HandoverApi handovers = new HandoverApi(handover);
         HealthApi health = new HealthApi(backend, runtime, pool, sessions, settings.keysRequired(),
                 assistant.enabled() ? new Health.Assistant(true, assistant.model()) : Health.Assistant.OFF, node);
         BrowserAccessFilter browserAccess = new BrowserAccessFilter(settings.browserAccess());
-        this.forwarding = new SessionForwarding(node);
-        this.relays = new SocketRelay(node);
-        this.socket = new SessionSocket(sessions, settings, metrics, assistant, relays);
+        this.forwarding = new SessionForwarding(node, clients);
+        this.relays = new SocketRelay(node, clients);
+        this.socket = new SessionSocket(sessions, settings, metrics, assistant, relays, clients);
         this.mcp = new McpEndpoint(settings, sessions, (header, peer, forwardedFor) -> {
             try {
                 return clients.of(header, settings.trustedProxies().client(peer, forwardedFor));

@@ -87,13 +87,13 @@ public final class NodeRegistry implements AutoCloseable {
 
     /**
      * The URL of the node that runs session {@code sessionId}, when that is another node that can
-     * take requests (active or draining) and {@code token} is the session's; empty when it is this
-     * node, unknown, closed, lost, its node is stopped or lost, or the token is wrong: the request is
+     * take requests (active or draining) and {@code key} opens it (its token, or its owning API key); empty when it
+     * is this node, unknown, closed, lost, its node is stopped or lost, or the key is wrong: the request is
      * then answered here, as such (a wrong token learns nothing, wherever the session is).
      */
-    public java.util.Optional<String> ownerUrl(String sessionId, String token) {
+    public java.util.Optional<String> ownerUrl(String sessionId, dev.codeinterp.server.session.SessionKey key) {
         return nodes.ownerOf(sessionId)
-                .filter(o -> dev.codeinterp.server.session.Tokens.matches(token, o.tokenHash()))
+                .filter(o -> key.opens(o.tokenHash(), o.client()))
                 .filter(o -> o.sessionLost() == null && !o.node().id().equals(me.id()))
                 .filter(o -> o.node().takesRequests())
                 .map(o -> o.node().url());

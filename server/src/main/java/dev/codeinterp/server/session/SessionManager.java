@@ -310,24 +310,20 @@ public final class SessionManager implements AutoCloseable {
      * that is not open here (lost with its node, or run by another): its history stays readable
      * from any node. Another key's or a closed session is {@link SessionNotFoundException}.
      */
-    public dev.codeinterp.model.rest.EventHistory storedHistory(String id, String token, long afterSeq, int limit) {
-        openRow(id, token);
+    public dev.codeinterp.model.rest.EventHistory storedHistory(String id, SessionKey key, long afterSeq, int limit) {
+        openRow(id, key);
         return new dev.codeinterp.model.rest.EventHistory(id, eventLog.after(id, afterSeq, limit), eventLog.lastSeq(id));
     }
 
     /** Closes a session lost with its node (nothing of it runs anywhere): its row only. */
-    public void closeLost(String id, String token) {
-        if (openRow(id, token).lost() == null) {
+    public void closeLost(String id, SessionKey key) {
+        if (openRow(id, key).lost() == null) {
             throw new SessionNotFoundException();
         }
         sessions.markClosed(id, System.currentTimeMillis());
     }
 
-    /** The stored row of an open session this token opens; anything else is {@link SessionNotFoundException}, whatever the reason. */
-    private StoredSession openRow(String id, String token) {
-        return openRow(id, SessionKey.token(token));
-    }
-
+    /** The stored row of an open session {@code key} opens; anything else is {@link SessionNotFoundException}, whatever the reason. */
     private StoredSession openRow(String id, SessionKey key) {
         StoredSession stored = sessions.find(id).orElseThrow(SessionNotFoundException::new);
         if (stored.closedAt() != null || !key.opens(stored.tokenHash(), stored.client())) {
@@ -347,14 +343,9 @@ public final class SessionManager implements AutoCloseable {
     }
 
     /**
-     * What {@code GET /api/v1/sessions/{id}} says: running or suspended, created and last used.
-     * Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
+     * What {@code GET /api/v1/sessions/{id}} says: running, suspended or lost, created and last used,
+     * for the holder of {@code key} (its token, or its owner). Asking does not resume it. Any other key's or closed session is {@link SessionNotFoundException}.
      */
-    public dev.codeinterp.model.rest.SessionState describe(String id, String token) {
-        return describe(id, SessionKey.token(token));
-    }
-
-    /** As above, for the holder of {@code key} (its token, or its owner); a session lost with its node says {@code lost}. */
     public dev.codeinterp.model.rest.SessionState describe(String id, SessionKey key) {
         StoredSession stored = openRow(id, key);
         if (stored.lost() != null) {

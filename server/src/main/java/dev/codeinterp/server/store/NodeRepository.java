@@ -117,13 +117,13 @@ public final class NodeRepository {
     }
 
     /** Where an open session runs: its node's row as it is now, why the session is lost (else null), its token's hash. */
-    public record Owner(StoredNode node, String sessionLost, String tokenHash) {
+    public record Owner(StoredNode node, String sessionLost, String tokenHash, String client) {
     }
 
     public Optional<Owner> ownerOf(String sessionId) {
-        return db.read(ctx -> ctx.select(NODES.asterisk(), SESSIONS.LOST, SESSIONS.TOKEN_HASH).from(SESSIONS).join(NODES).on(NODES.ID.eq(SESSIONS.NODE_ID))
+        return db.read(ctx -> ctx.select(NODES.asterisk(), SESSIONS.LOST, SESSIONS.TOKEN_HASH, SESSIONS.CLIENT).from(SESSIONS).join(NODES).on(NODES.ID.eq(SESSIONS.NODE_ID))
                 .where(SESSIONS.ID.eq(sessionId)).and(SESSIONS.CLOSED_AT.isNull())
-                .fetchOptional(r -> new Owner(node(r), r.get(SESSIONS.LOST), r.get(SESSIONS.TOKEN_HASH))));
+                .fetchOptional(r -> new Owner(node(r), r.get(SESSIONS.LOST), r.get(SESSIONS.TOKEN_HASH), r.get(SESSIONS.CLIENT))));
     }
 
     /** Sessions written before nodes existed (no node) become {@code id}'s: the first node to start on an old store. */
