@@ -46,8 +46,8 @@ test('server conversations are listed newest first by their first line; New conv
     const page = await openApp(context);
     await ran(page, '\n\n# sales by region\nx = 41');
     const first = await route(page);
-    await row(page, first).filter({ hasText: '# sales by region' }).waitFor();
-    assert.equal(await page.title(), '# sales by region · codeinterp', 'the page title names the conversation');
+    await row(page, first).filter({ hasText: 'sales by region' }).waitFor();
+    assert.equal(await page.title(), 'sales by region · codeinterp', 'the page title names the conversation');
     const firstRow = row(page, first);
     assert.equal(await firstRow.getAttribute('data-mode'), 'server');
     assert.equal(await firstRow.getAttribute('data-state'), 'running');
@@ -70,7 +70,7 @@ test('server conversations are listed newest first by their first line; New conv
     await connected(page);
     const back = await ran(page, 'print(x + 1)');
     assert.match(await back.innerText(), /42/, 'Back returns to the old conversation, its variables kept');
-    assert.equal(await page.title(), '# sales by region · codeinterp');
+    assert.equal(await page.title(), 'sales by region · codeinterp');
 
     // the list is this browser's: a reload shows it again, each row opens its conversation
     await page.reload();

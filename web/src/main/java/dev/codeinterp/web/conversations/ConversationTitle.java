@@ -13,10 +13,10 @@ public final class ConversationTitle {
     private ConversationTitle() {
     }
 
-    /** The first line of the code that says something, cut to {@link #FROM_CODE}. */
+    /** The first line of the code that says something (a comment's text without its marker), cut to {@link #FROM_CODE}. */
     static String fromCode(String code) {
         for (String line : code.split("\n", 50)) {
-            String clean = clean(line);
+            String clean = clean(line.replaceFirst("^\\s*(#+|//+)\\s*", ""));
             if (!clean.isEmpty()) {
                 return cut(clean, FROM_CODE);
             }

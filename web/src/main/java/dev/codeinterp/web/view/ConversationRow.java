@@ -43,8 +43,10 @@ final class ConversationRow {
         link.addEventListener("click", e -> actions.chosen(c.route()));
         link.appendChild(Dom.text("span", "conversation-title", c.title()));
         HTMLElement meta = Dom.el("span", "conversation-meta");
-        meta.appendChild(Dom.text("span", "conversation-mode " + c.mode(), c.local() ? "Local" : "Server"));
-        meta.appendChild(Dom.text("span", "conversation-state state-" + c.state(), stateLabel(c.state())));
+        meta.appendChild(Dom.text("span", "conversation-mode " + c.mode(), c.local() ? "Local, in this browser" : "Server"));
+        if (!c.local()) { // a local one's state is its mode: in this browser
+            meta.appendChild(Dom.text("span", "conversation-state state-" + c.state(), stateLabel(c.state())));
+        }
         if (c.lastActive() > 0) {
             meta.appendChild(Dom.text("span", "conversation-when", ago(now - c.lastActive())));
         }
