@@ -1,4 +1,4 @@
-// Over 300 lines: the page's composition root, wiring modes, composer, conversation, notebooks and the assistant offer; its pieces are their own classes.
+// Over 300 lines: the page's composition root, wiring modes, composer, conversation, the conversation list, notebooks and the assistant offer; its pieces are their own classes.
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
@@ -7,12 +7,8 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.notebook.ImportedNotebook;
 import dev.codeinterp.model.notebook.NotebookCell;
 import dev.codeinterp.web.bindings.Browser;
-import dev.codeinterp.web.bindings.ConversationStore;
-import dev.codeinterp.web.bindings.HistoryDb;
 import dev.codeinterp.web.conversations.Conversation;
 import dev.codeinterp.web.conversations.ConversationRoutes;
-import dev.codeinterp.web.conversations.Conversations;
-import dev.codeinterp.web.conversations.ServerConversations;
 import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.local.LocalWarmUp;
 import dev.codeinterp.web.server.Credentials;
@@ -46,12 +42,10 @@ import java.util.List;
 public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome, NotebookButtons.Importer,
         ConversationList.Actions {
     private static final String MODE_KEY = "codeinterp.mode";
-    private static final String APP_NAME = "codeinterp";
 
     /** Every conversation this browser can open, and the sidebar listing them. */
-    private final Conversations conversations = new Conversations(this::listChanged);
-    private final ServerConversations serverConversations = new ServerConversations(conversations);
-    private final ConversationList list = new ConversationList(conversations, this);
+    private final ConversationShelf shelf = new ConversationShelf(this);
+    private final ConversationList list = shelf.list();
     /** The page a link to a conversation this browser cannot open shows, or null. */
     private ForeignLinkPage foreign;
     /** The next conversation opened gets a history entry of its own ("New conversation": Back returns to the one before). */
@@ -93,7 +87,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     private void start() {
         HTMLElement header = Dom.el("header", "topbar");
         header.appendChild(list.toggle());
-        header.appendChild(Dom.text("h1", "title", APP_NAME));
+        header.appendChild(Dom.text("h1", "title", "codeinterp"));
         header.appendChild(modeSwitch.root());
         header.appendChild(status.root());
         header.appendChild(notebookButtons.root());
@@ -112,9 +106,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
-        conversations.load(() -> listKeySessions(() -> {
+        shelf.load(() -> {
             String route = ConversationRoutes.of(Browser.hash());
-            Interpreter reopened = reopen(route);
+            Interpreter reopened = shelf.reopen(route);
             if (reopened != null) {
                 open(reopened, null);
             } else if (route != null) {
@@ -124,18 +118,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             }
             composer.focus();
             Browser.onHashChange(this::followHash);
-            serverConversations.refresh();
-        }));
-    }
-
-    /** With an API key in this browser, the key's sessions join the list (they open on any device holding it); then {@code then}. */
-    private void listKeySessions(Runnable then) {
-        String key = Credentials.inThisBrowser().key();
-        if (key == null) {
-            then.run();
-        } else {
-            serverConversations.listOwned(key, then);
-        }
+        });
     }
 
     /** Back, Forward or a link to another conversation of this browser (e.g. the one a fork came from) opens it. */
@@ -145,7 +128,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             return;
         }
         String known = ConversationRoutes.of(route);
-        Interpreter next = reopen(known);
+        Interpreter next = shelf.reopen(known);
         pushNext = false;
         if (next != null) {
             leave();
@@ -155,23 +138,6 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         } else if (interpreter != null) {
             Browser.replaceHash(interpreter.route()); // names no conversation: the address names the one shown
         }
-    }
-
-    /** The conversation at {@code route} if this browser can open it: a session it holds a token for, a local one it keeps. */
-    private Interpreter reopen(String route) {
-        if (route == null) {
-            return null;
-        }
-        if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
-            String id = route.substring(ServerSession.ROUTE_PREFIX.length());
-            ServerSession held = ServerSession.reopen(id);
-            String key = Credentials.inThisBrowser().key();
-            return held != null || key == null || conversations.get(route) == null ? held : ServerSession.withKey(id, key);
-        }
-        if (route.startsWith(LocalInterpreter.ROUTE_PREFIX) && conversations.get(route) != null) {
-            return LocalInterpreter.reopen(route.substring(LocalInterpreter.ROUTE_PREFIX.length()));
-        }
-        return null;
     }
 
     /** A link to a conversation this browser cannot open: a page that says so and offers a new one; nothing starts. */
@@ -187,8 +153,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         noSession = "This link's conversation is not in this browser: start a new conversation to run code.";
         status.describe(route.startsWith(LocalInterpreter.ROUTE_PREFIX) ? "Local" : "Server");
         status.connection("not in this browser");
-        list.current(null);
-        ConversationStore.setPageTitle("Conversation not found · " + APP_NAME);
+        shelf.foreignShown();
     }
 
     /** The mode switch: a new conversation in the chosen mode, saying what became of the old one. */
@@ -238,7 +203,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void sessionStarted(ServerSession session, String intro) {
         open(session, intro, lostSession.take());
-        listKeySessions(() -> { }); // a key typed just now lists the key's other sessions
+        shelf.listKeySessions(() -> { }); // a key typed just now lists the key's other sessions
     }
 
     @Override
@@ -307,9 +272,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             Browser.replaceHash(next.route());
         }
         pushNext = false;
-        conversations.opened(next.route(), mode == ModeSwitch.Mode.LOCAL);
-        list.current(next.route());
-        showTitle();
+        shelf.opened(next);
         packages.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
         packagesField.setLocal(mode == ModeSwitch.Mode.LOCAL);
         composer.setLanguage(language.open(next.route(), composer.language()));
@@ -407,10 +370,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     @Override
     public void rename(String route, String title) {
-        conversations.rename(route, title);
-        if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
-            serverConversations.rename(route, conversations.get(route).title());
-        }
+        shelf.rename(route, title);
     }
 
     /** Deletes a conversation (its session closed, or its local history dropped); the one shown gives way to a new one. */
@@ -421,28 +381,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             leave();
             close();
         }
-        if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
-            serverConversations.close(route, () -> conversations.remove(route));
-        } else {
-            HistoryDb.forget(route.substring(LocalInterpreter.ROUTE_PREFIX.length()));
-            conversations.remove(route);
-        }
+        shelf.delete(route);
         if (shown) {
             pushNext = false;
             newConversation(null);
-        }
-    }
-
-    private void listChanged() {
-        list.changed();
-        showTitle();
-    }
-
-    /** The page's title names the conversation shown. */
-    private void showTitle() {
-        Conversation shown = interpreter == null ? null : conversations.get(interpreter.route());
-        if (shown != null) {
-            ConversationStore.setPageTitle(shown.title() + " · " + APP_NAME);
         }
     }
 
@@ -550,12 +492,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
-        Conversation listed = conversations.get(interpreter.route());
-        boolean untitled = listed != null && !listed.titled();
-        conversations.event(interpreter.route(), event);
-        if (untitled && listed.titled() && interpreter instanceof ServerSession) {
-            serverConversations.rename(listed.route(), listed.title()); // kept on the server: another device shows it too
-        }
+        shelf.event(interpreter, event);
         if (event.event() instanceof Event.Prompt || event.event() instanceof Event.AssistantDone) {
             composer.setAssistantRunning(event.event() instanceof Event.Prompt);
         }
@@ -576,8 +513,8 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onState(String state) {
         status.connection(state);
-        if ("connected".equals(state) && interpreter != null) {
-            conversations.state(interpreter.route(), Conversation.RUNNING);
+        if ("connected".equals(state)) {
+            shelf.state(interpreter, Conversation.RUNNING);
         }
         if ("connected".equals(state) || state.startsWith("ready")) {
             filesPanel.refresh();
@@ -605,7 +542,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onEnded(String message) {
         if (interpreter instanceof ServerSession) {
-            conversations.state(interpreter.route(), Conversation.GONE);
+            shelf.state(interpreter, Conversation.GONE);
         }
         status.problem(message);
         giveBack(pending.clear(), message + " Your cell is back in the composer.");
@@ -615,9 +552,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onLost(String message) {
         onEnded(message);
-        if (interpreter != null) {
-            conversations.state(interpreter.route(), Conversation.LOST);
-        }
+        shelf.state(interpreter, Conversation.LOST);
         noSession = message;
         forkButton.hide();
         lostSession.offer(conversation, message);
