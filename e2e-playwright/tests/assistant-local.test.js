@@ -32,8 +32,8 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
   const { context, page, requests } = await openLocal(browser);
   try {
     requests.length = 0; // the page's first load (server mode) is not the point here
-    assert.equal(await page.getByTestId('composer-ask').isVisible(), false, 'no Ask before an endpoint is set');
     await page.getByTestId('assistant-note').filter({ hasText: 'needs a model endpoint' }).waitFor();
+    assert.equal(await page.getByTestId('composer-ask').isDisabled(), true, 'Ask is disabled before an endpoint is set');
     await setEndpoint(page, llama.baseUrl, 'test-model', LLAMA_API_KEY);
     assert.equal(await page.getByTestId('endpoint-state').textContent(), `Prompts and tool output go to ${endpointOrigin} (model test-model).`);
     assert.match(await page.getByTestId('assistant-note').innerText(), new RegExp(`prompts and the code's output are sent to ${endpointOrigin}`));

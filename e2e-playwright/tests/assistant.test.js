@@ -161,14 +161,18 @@ test('a refused prompt and a cell sent right after it each get their own answer:
   }
 });
 
-test('without a model endpoint, Ask is not offered and the page says how to turn it on', async () => {
+test('without a model endpoint, Ask is shown disabled with a one-line reason and no operator settings', async () => {
   const server = await startServer();
   const { context, page } = await openApp(server.url);
   try {
     const note = page.getByTestId('assistant-note');
-    await note.filter({ hasText: 'CODEINTERP_LLM_BASE_URL' }).waitFor();
-    assert.match(await note.innerText(), /CODEINTERP_LLM_MODEL/);
-    assert.equal(await page.getByTestId('composer-ask').isVisible(), false);
+    await note.filter({ hasText: 'Ask is off' }).waitFor();
+    const ask = page.getByTestId('composer-ask');
+    assert.equal(await ask.isVisible(), true, 'Ask is shown');
+    assert.equal(await ask.isDisabled(), true, 'and cannot be pressed');
+    assert.equal(await ask.getAttribute('title'), await note.innerText(), 'the control says why itself');
+    assert.doesNotMatch(await note.innerText(), /CODEINTERP_|\n/, 'one line for the person, the operator detail is in the README');
+    assert.equal(await page.getByTestId('composer-code').getAttribute('aria-pressed'), 'true');
   } finally {
     await context.close();
     await server.stop();

@@ -48,7 +48,8 @@ test('the seed checklist in local mode; matplotlib is not offline, and the messa
   try {
     await seedChecklist(page, async (turn) => {
       assert.match(await outputs(turn, 'error').innerText(), /ModuleNotFoundError: No module named 'matplotlib'/);
-      assert.match(await turn.innerText(), /not available in this browser.*Server mode/s);
+      assert.match(await turn.innerText(), /matplotlib is not available in local mode: run this cell in Server mode/);
+      assert.equal((await turn.innerText()).match(/not available in local mode/g).length, 1, 'one sentence, matplotlib named once');
     }, 1000);
   } finally {
     await context.close();

@@ -62,6 +62,10 @@ test('a session whose node was lost says so and the conversation goes on in a ne
     assert.equal(await page.getByTestId('turn').count(), 1);
     assert.match(await page.getByTestId('turn').first().locator('pre.code').innerText(), /^x = 41/);
     assert.match(await page.getByTestId('turn').first().innerText(), /done/, 'it ended before the loss, and says so');
+    // the list of conversations says so too, keeping its title
+    const listed = page.locator(`[data-testid="conversation"][data-route="/s/${lostId}"]`);
+    await listed.and(page.locator('[data-state="lost"]')).waitFor();
+    assert.match(await listed.innerText(), /x = 41.*lost/s);
 
     // a cell run now has no session to run in: it goes back to the composer, saying why
     await runAtOnce(page, "print('too soon')");

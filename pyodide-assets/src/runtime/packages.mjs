@@ -36,8 +36,7 @@ export class Packages {
     } catch (error) {
       console.warn('loading packages failed', error);
     }
-    return missing.map((name) => `Local mode: the module '${name}' is not available in this browser: neither `
-      + `the Pyodide package source nor the server's wheelhouse has it. Switch to Server mode to run code that needs it.\n`);
+    return missing.length ? [missingSentence(missing)] : [];
   }
 
   importedModules(code) {
@@ -78,4 +77,15 @@ export class Packages {
       .filter((wheel) => (wheel.imports || []).some((name) => wanted.has(name)))
       .map((wheel) => this.wheelsURL + encodeURIComponent(wheel.file));
   }
+}
+
+/**
+ * One plain sentence for a cell's missing modules, each named once by its package ('matplotlib'
+ * for 'matplotlib' and 'matplotlib.pyplot'), with the ways out.
+ */
+export function missingSentence(modules) {
+  const names = [...new Set(modules.map((name) => String(name).split('.')[0]))];
+  const listed = names.length === 1 ? names[0] : names.slice(0, -1).join(', ') + ' and ' + names[names.length - 1];
+  return `${listed} ${names.length === 1 ? 'is' : 'are'} not available in local mode: run this cell in Server mode, `
+    + `or ask whoever runs this server to add ${names.length === 1 ? 'it' : 'them'} to the local package source.\n`;
 }

@@ -97,3 +97,30 @@ export function loadFiles(id, onFile) {
     values.onsuccess = () => values.result.forEach((v, i) => onFile(keys.result[i][1], v.bytes));
   }, ignore);
 }
+
+/** Calls `done(ids)` with the id of every conversation that has stored events ([] if storage fails). */
+export function conversationIds(done) {
+  withDb((db) => {
+    const ids = [];
+    const r = db.transaction('events', 'readonly').objectStore('events').openKeyCursor();
+    r.onsuccess = () => {
+      const cursor = r.result;
+      if (!cursor) {
+        done(ids);
+        return;
+      }
+      ids.push(String(cursor.key[0]));
+      cursor.continue([cursor.key[0], []]); // on to the next conversation's first event
+    };
+    r.onerror = () => done(ids);
+  }, () => done([]));
+}
+
+/** Deletes a conversation's events and kept files. */
+export function forget(id) {
+  withDb((db) => {
+    const tx = db.transaction(['events', 'files'], 'readwrite');
+    tx.objectStore('events').delete(conversation(id));
+    tx.objectStore('files').delete(conversation(id));
+  }, ignore);
+}

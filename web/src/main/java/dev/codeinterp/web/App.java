@@ -1,4 +1,4 @@
-// Over 300 lines: the page's composition root, wiring modes, composer, conversation, notebooks and the assistant offer; its pieces are their own classes.
+// Over 300 lines: the page's composition root, wiring modes, composer, conversation, the conversation list, notebooks and the assistant offer; its pieces are their own classes.
 package dev.codeinterp.web;
 
 import dev.codeinterp.model.Event;
@@ -7,16 +7,21 @@ import dev.codeinterp.model.SessionEvent;
 import dev.codeinterp.model.notebook.ImportedNotebook;
 import dev.codeinterp.model.notebook.NotebookCell;
 import dev.codeinterp.web.bindings.Browser;
+import dev.codeinterp.web.conversations.Conversation;
+import dev.codeinterp.web.conversations.ConversationRoutes;
 import dev.codeinterp.web.local.LocalInterpreter;
 import dev.codeinterp.web.local.LocalWarmUp;
+import dev.codeinterp.web.server.Credentials;
 import dev.codeinterp.web.server.ServerHealth;
 import dev.codeinterp.web.server.ServerSession;
 import dev.codeinterp.web.session.Interpreter;
 import dev.codeinterp.web.view.Composer;
+import dev.codeinterp.web.view.ConversationList;
 import dev.codeinterp.web.view.ComposerMode;
 import dev.codeinterp.web.view.ConversationView;
 import dev.codeinterp.web.view.Dom;
 import dev.codeinterp.web.view.FilesPanel;
+import dev.codeinterp.web.view.ForeignLinkPage;
 import dev.codeinterp.web.view.ForkButton;
 import dev.codeinterp.web.view.ImportedCells;
 import dev.codeinterp.web.view.ModeSwitch;
@@ -35,8 +40,17 @@ import java.util.List;
  * server session (its token only in localStorage, never in a URL or a log), {@code #/l/<id>} a local
  * one (kept in this browser's IndexedDB).
  */
-public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome, NotebookButtons.Importer {
+public final class App implements Interpreter.Listener, Composer.Actions, ServerSessionStart.Outcome, NotebookButtons.Importer,
+        ConversationList.Actions {
     private static final String MODE_KEY = "codeinterp.mode";
+
+    /** Every conversation this browser can open, and the sidebar listing them. */
+    private final ConversationShelf shelf = new ConversationShelf(this);
+    private final ConversationList list = shelf.list();
+    /** The page a link to a conversation this browser cannot open shows, or null. */
+    private ForeignLinkPage foreign;
+    /** The next conversation opened gets a history entry of its own ("New conversation": Back returns to the one before). */
+    private boolean pushNext;
 
     private final StatusLine status = new StatusLine();
     private final Composer composer = new Composer(this, true);
@@ -73,12 +87,15 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     private void start() {
         HTMLElement header = Dom.el("header", "topbar");
+        header.appendChild(list.toggle());
         header.appendChild(Dom.text("h1", "title", "codeinterp"));
         header.appendChild(modeSwitch.root());
         header.appendChild(status.root());
         header.appendChild(notebookButtons.root());
         header.appendChild(forkButton.root());
         header.appendChild(new ThemeSwitch().root());
+        Dom.document().getBody().appendChild(list.root());
+        Dom.document().getBody().appendChild(list.shade());
         Dom.document().getBody().appendChild(header);
         HTMLElement layout = Dom.el("div", "layout");
         page.appendChild(pending.root());
@@ -91,14 +108,19 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
-        Interpreter reopened = reopen(Browser.hash());
-        if (reopened != null) {
-            open(reopened, null);
-        } else {
-            newConversation(null);
-        }
-        composer.focus();
-        Browser.onHashChange(this::followHash);
+        shelf.load(() -> {
+            String route = ConversationRoutes.of(Browser.hash());
+            Interpreter reopened = shelf.reopen(route);
+            if (reopened != null) {
+                open(reopened, null);
+            } else if (route != null) {
+                showForeign(route);
+            } else {
+                newConversation(null);
+            }
+            composer.focus();
+            Browser.onHashChange(this::followHash);
+        });
     }
 
     /** Back, Forward or a link to another conversation of this browser (e.g. the one a fork came from) opens it. */
@@ -107,24 +129,33 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if (interpreter != null && route.equals(interpreter.route())) {
             return;
         }
-        Interpreter next = reopen(route);
+        String known = ConversationRoutes.of(route);
+        Interpreter next = shelf.reopen(known);
+        pushNext = false;
         if (next != null) {
             leave();
             open(next, null);
+        } else if (known != null) {
+            showForeign(known);
         } else if (interpreter != null) {
-            Browser.replaceHash(interpreter.route()); // none this browser holds: the address names the one shown
+            Browser.replaceHash(interpreter.route()); // names no conversation: the address names the one shown
         }
     }
 
-    private static Interpreter reopen(String hash) {
-        String route = hash.startsWith("#") ? hash.substring(1) : hash;
-        if (route.startsWith(ServerSession.ROUTE_PREFIX)) {
-            return ServerSession.reopen(route.substring(ServerSession.ROUTE_PREFIX.length()));
-        }
-        if (route.startsWith(LocalInterpreter.ROUTE_PREFIX)) {
-            return LocalInterpreter.reopen(route.substring(LocalInterpreter.ROUTE_PREFIX.length()));
-        }
-        return null;
+    /** A link to a conversation this browser cannot open: a page that says so and offers a new one; nothing starts. */
+    private void showForeign(String route) {
+        leave();
+        close();
+        foreign = new ForeignLinkPage(route.startsWith(LocalInterpreter.ROUTE_PREFIX),
+                Credentials.inThisBrowser().key() != null, () -> {
+                    pushNext = false;
+                    newConversation(null);
+                });
+        page.insertBefore(foreign.root(), pending.root());
+        noSession = "This link's conversation is not in this browser: start a new conversation to run code.";
+        status.describe(route.startsWith(LocalInterpreter.ROUTE_PREFIX) ? "Local" : "Server");
+        status.connection("not in this browser");
+        shelf.foreignShown();
     }
 
     /** The mode switch: a new conversation in the chosen mode, saying what became of the old one. */
@@ -136,15 +167,16 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         Browser.storageSet(MODE_KEY, chosen == ModeSwitch.Mode.LOCAL ? "local" : "server");
         String previous = interpreter == null ? null : interpreter.route();
         mode = chosen;
+        pushNext = switching;
         if (!switching) {
             newConversation(null);
         } else if (chosen == ModeSwitch.Mode.LOCAL) {
             newConversation("Switched to local mode: a fresh Python interpreter in this browser. Variables from the server "
                     + "session are not here, and nothing you run or upload here leaves this browser. The server conversation "
-                    + "is still at #" + previous + ".");
+                    + "stays in the list of conversations (#" + previous + ").");
         } else {
             newConversation("Switched to server mode: a fresh sandbox on the server. The local conversation stays in this "
-                    + "browser at #" + previous + ".");
+                    + "browser, in the list of conversations (#" + previous + ").");
         }
     }
 
@@ -173,6 +205,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void sessionStarted(ServerSession session, String intro) {
         open(session, intro, lostSession.take());
+        shelf.listKeySessions(() -> { }); // a key typed just now lists the key's other sessions
     }
 
     @Override
@@ -202,6 +235,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             page.removeChild(conversation.root());
         }
         conversation = null;
+        if (foreign != null) {
+            page.removeChild(foreign.root());
+            foreign = null;
+        }
     }
 
     private void open(Interpreter next, String intro) {
@@ -233,7 +270,13 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         filesPanel.attach(next.files(), mode == ModeSwitch.Mode.LOCAL
                 ? "Files stay in this browser. Upload or drop files here; code reads them by name."
                 : "No files yet. Upload or drop files here; code reads them by name.");
-        Browser.replaceHash(next.route());
+        if (pushNext) {
+            Browser.pushHash(next.route());
+        } else {
+            Browser.replaceHash(next.route());
+        }
+        pushNext = false;
+        shelf.opened(next);
         packages.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
         packagesField.setLocal(mode == ModeSwitch.Mode.LOCAL);
         composer.setLanguage(language.open(next.route(), composer.language()));
@@ -312,14 +355,41 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
                 return;
             }
             leave();
-            Browser.pushHash(forked.route());
+            pushNext = true;
             open(forked, null);
         });
     }
 
     @Override
     public void newSession() {
+        newConversation();
+    }
+
+    /** "New conversation": the one shown stays listed, and Back returns to it. */
+    @Override
+    public void newConversation() {
+        pushNext = interpreter != null || foreign == null;
         newConversation(null);
+    }
+
+    @Override
+    public void rename(String route, String title) {
+        shelf.rename(route, title);
+    }
+
+    /** Deletes a conversation (its session closed, or its local history dropped); the one shown gives way to a new one. */
+    @Override
+    public void delete(String route) {
+        boolean shown = interpreter != null && route.equals(interpreter.route());
+        if (shown) {
+            leave();
+            close();
+        }
+        shelf.delete(route);
+        if (shown) {
+            pushNext = false;
+            newConversation(null);
+        }
     }
 
     private void finished(Event.Finished f) {
@@ -426,6 +496,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onEvent(SessionEvent event) {
         conversation.apply(event);
+        shelf.event(interpreter, event);
         if (event.event() instanceof Event.Prompt || event.event() instanceof Event.AssistantDone) {
             composer.setAssistantRunning(event.event() instanceof Event.Prompt);
         }
@@ -447,6 +518,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onState(String state) {
         status.connection(state);
+        if ("connected".equals(state)) {
+            shelf.state(interpreter, Conversation.RUNNING);
+        }
         if ("connected".equals(state) || state.startsWith("ready")) {
             filesPanel.refresh();
             sendHeld();
@@ -472,6 +546,9 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
 
     @Override
     public void onEnded(String message) {
+        if (interpreter instanceof ServerSession) {
+            shelf.state(interpreter, Conversation.GONE);
+        }
         status.problem(message);
         giveBack(pending.clear(), message + " Your cell is back in the composer.");
     }
@@ -480,6 +557,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     @Override
     public void onLost(String message) {
         onEnded(message);
+        shelf.state(interpreter, Conversation.LOST);
         noSession = message;
         forkButton.hide();
         lostSession.offer(conversation, message);

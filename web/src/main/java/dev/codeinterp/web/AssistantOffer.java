@@ -18,10 +18,8 @@ import dev.codeinterp.web.view.EndpointForm;
  */
 final class AssistantOffer implements EndpointForm.Actions {
     private static final String KEY = "codeinterp.composer-mode.";
-    static final String OFF_NOTE = "Ask (an assistant that writes and runs the code) is off on this server: set "
-            + "CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL to turn it on (README, \"An assistant that writes the code\").";
-    static final String LOCAL_NOTE = "Ask (an assistant that writes and runs the code) needs a model endpoint in local mode: "
-            + "set one up under \"Model endpoint for local mode\". Until then nothing is sent anywhere.";
+    static final String OFF_NOTE = "Ask is off: this server has no assistant model set up.";
+    static final String LOCAL_NOTE = "Ask needs a model endpoint: set one under \"Model endpoint for local mode\".";
 
     private final Composer composer;
     private final EndpointForm form = new EndpointForm(this);

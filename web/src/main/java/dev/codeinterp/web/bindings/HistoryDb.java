@@ -51,4 +51,17 @@ public abstract class HistoryDb implements JSObject {
 
     @JSTopLevel
     public static native void loadFiles(String conversationId, KeptFile onFile);
+
+    @JSFunctor
+    public interface Ids extends JSObject {
+        void call(String[] ids);
+    }
+
+    /** The id of every conversation with stored events (none if storage fails). */
+    @JSTopLevel
+    public static native void conversationIds(Ids done);
+
+    /** Deletes a conversation's events and kept files. */
+    @JSTopLevel
+    public static native void forget(String conversationId);
 }

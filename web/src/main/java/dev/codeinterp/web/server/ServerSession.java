@@ -77,6 +77,25 @@ public final class ServerSession implements Interpreter {
         return token == null ? null : new ServerSession(sessionId, token);
     }
 
+    /**
+     * A session this browser holds no token for, opened with the API key that owns it (the server
+     * lists a key's sessions for any browser holding the key); nothing is stored for it.
+     */
+    public static ServerSession withKey(String sessionId, String apiKey) {
+        return new ServerSession(sessionId, apiKey);
+    }
+
+    /** The token this browser keeps for the session, or null. */
+    public static String tokenOf(String sessionId) {
+        return Browser.storageGet(TOKEN_KEY + sessionId);
+    }
+
+    /** Forgets the session: its token and where it was forked from (the conversation list's delete). */
+    public static void forget(String sessionId) {
+        Browser.storageRemove(TOKEN_KEY + sessionId);
+        Browser.storageRemove(FORKED_FROM_KEY + sessionId);
+    }
+
     /** A session the server has just created for this browser: its token is kept for reloads. */
     static ServerSession created(String sessionId, String token) {
         Browser.storageSet(TOKEN_KEY + sessionId, token);

@@ -43,10 +43,20 @@ public final class ComposerMode {
         return root;
     }
 
-    /** Whether prompts can be sent here; {@code note} says to whom, or how to get an assistant. */
+    /**
+     * Whether prompts can be sent here; {@code note} says to whom, or in one line why not (Ask is then
+     * shown disabled beside it). With neither (not known yet) the switch is hidden.
+     */
     void offer(boolean available, String sentence) {
         offered = available;
-        group.getStyle().setProperty("display", available ? "" : "none");
+        group.getStyle().setProperty("display", available || !sentence.isEmpty() ? "" : "none");
+        if (available) {
+            ask.removeAttribute("disabled");
+            ask.setAttribute("title", "Ask in plain language: the assistant writes and runs the code");
+        } else {
+            ask.setAttribute("disabled", "");
+            ask.setAttribute("title", sentence);
+        }
         Dom.setText(note, sentence);
         if (!available) {
             show(Kind.CODE);
