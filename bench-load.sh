@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Over 300 lines: every load scenario shares one server start, deadline and clean-up.
 # The load benchmark of issue 9: figures, never a test (nothing asserts on them).
 # Each scenario gets its own server (the real jar, loopback only, a throwaway data dir, the
 # settings it needs), runs under a hard deadline, then the server is stopped and its mounts removed.

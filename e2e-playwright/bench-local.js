@@ -1,3 +1,4 @@
+// Over 300 lines: one benchmark script whose scenarios share one browser and server setup.
 // Local mode's figures for the closing notes (not a test; nothing asserts):
 //   - time to the first result: `1+1` sent as soon as local mode is chosen, until its result,
 //     with a cold cache (a fresh browser context) and a warm one (a second page of that context);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Over 300 lines: the cluster's up, down and each part (namespaces, engines, PostgreSQL, HAProxy, nodes) share one state directory and its helpers.
 # A real codeinterp cluster on this one machine (issue 26): PostgreSQL, N nodes, HAProxy in front.
 #
 #   bash scripts/cluster.sh up [N]          # N nodes (default 3); prints the front URL as its last line

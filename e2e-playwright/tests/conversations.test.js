@@ -1,3 +1,4 @@
+// Over 300 lines: the sidebar's behaviours (list, search, rename, delete, Back, gone, foreign links, phone) share one server and page helpers.
 // The list of conversations (the sidebar): every conversation this browser can open, server and
 // local, newest first, titled by its first cell, searchable over titles and code, renamed and
 // deleted from the list; "New conversation" keeps the old one a Back away; a server conversation

@@ -1,3 +1,4 @@
+// Over 300 lines: the embed widget's cases share one host page of another origin and its server.
 // The embed widget (/embed + /embed.js, docs/embed.md) on a host page of another origin: a page
 // served by this test on another loopback port mounts two widgets and drives them through the
 // helper's API; the same page from a host name the server does not allow gets nothing.

@@ -1,3 +1,4 @@
+// Over 300 lines: the local runtime's cases share one booted Pyodide frame, which is slow to start.
 // Local mode's runtime (/local/runtime.html: Pyodide in a worker inside an opaque-origin frame)
 // in Debian's Chromium, driven through its postMessage protocol from a test host page on the
 // app's origin. No Docker needed: this is the browser's own interpreter.

@@ -1,3 +1,4 @@
+// Over 300 lines: the snapshot's cases share one browser profile whose stored snapshot each builds on.
 // Local mode's memory snapshot (docs/local-runtime-protocol.md, "Memory snapshots"): on the first
 // visit a background worker takes one once the person's interpreter is ready, and the app keeps it
 // in IndexedDB; later visits boot from it. A corrupted, stale or damaged one is dropped and Python

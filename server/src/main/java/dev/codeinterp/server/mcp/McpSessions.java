@@ -1,3 +1,4 @@
+// Over 300 lines: an MCP session's whole life (begin, revive after a restart or drain, the client check, idle end) shares one map and its lock.
 package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.server.cluster.McpSessionCatalog;

@@ -1,3 +1,4 @@
+// Over 300 lines: one container's attach, line assembly, replay and diagnosis share the attach stream's state; split, each piece would need all of it.
 package dev.codeinterp.server.sandbox;
 
 import com.github.dockerjava.api.DockerClient;

@@ -1,3 +1,4 @@
+// Over 300 lines: the hardened create (every flag of the sandbox spec in one place, so a review sees them together), adopt, checkpoint and remove over one client.
 package dev.codeinterp.server.sandbox;
 
 import com.github.dockerjava.api.DockerClient;

@@ -1,3 +1,4 @@
+// Over 300 lines: group commit (queue, leader, follower hand-off) and its failure handling guard one connection; splitting them would spread its locking.
 package dev.codeinterp.server.store;
 
 import org.jooq.DSLContext;

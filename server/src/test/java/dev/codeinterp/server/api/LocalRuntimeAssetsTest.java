@@ -1,3 +1,4 @@
+// Over 300 lines: one table-like test per served local-runtime asset (types, caching, CSP, integrity), all against one started server.
 package dev.codeinterp.server.api;
 
 import dev.codeinterp.model.json.Json;

@@ -1,3 +1,4 @@
+// Over 300 lines: every way a model endpoint misbehaves, each a short case against one scripted endpoint and one server.
 package dev.codeinterp.server.assistant;
 
 import dev.codeinterp.model.AssistantStatus;

@@ -1,3 +1,4 @@
+// Over 300 lines: the cluster stage's six scenarios share one cluster that is expensive to bring up (test.sh starts it once).
 package dev.codeinterp.server.cluster;
 
 import dev.codeinterp.model.Event;

@@ -1,3 +1,4 @@
+// Over 300 lines: the MCP tools' behaviour through the real SDK client, one short case each, on one server.
 package dev.codeinterp.server.mcp;
 
 import dev.codeinterp.model.json.Json;
