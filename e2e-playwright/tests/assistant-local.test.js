@@ -93,11 +93,11 @@ test('local mode with a configured endpoint: the tool call runs in Pyodide, the 
   }
 });
 
-test('local mode without an endpoint: no Ask, no relay, and nothing leaves the browser', async () => {
+test('local mode without an endpoint: Ask disabled, no relay, and nothing leaves the browser', async () => {
   const { context, page, requests } = await openLocal(browser);
   try {
     requests.length = 0;
-    assert.equal(await page.getByTestId('composer-ask').isVisible(), false);
+    assert.equal(await page.getByTestId('composer-ask').isDisabled(), true);
     assert.match(await page.getByTestId('endpoint-state').textContent(), /No endpoint is set: local mode sends nothing anywhere/);
     const turn = await runCell(page, "print('still', 6 * 7)");
     await finished(turn);
@@ -124,7 +124,7 @@ test('a hostile endpoint is refused: by the settings, and by the relay page itse
       "http://a.example'/v1", 'ftp://a.example/v1', 'http://user:pw@a.example/v1']) {
       await setEndpoint(page, hostile, 'm', '');
       assert.match(await page.getByTestId('endpoint-problem').textContent(), /must be an http or https address/, hostile);
-      assert.equal(await page.getByTestId('composer-ask').isVisible(), false, hostile);
+      assert.equal(await page.getByTestId('composer-ask').isDisabled(), true, hostile);
     }
     assert.equal(await page.evaluate(() => localStorage.getItem('codeinterp.local-endpoint')), null, 'nothing was kept');
     assert.equal(requests.filter((r) => r.url.includes('assistant-relay.html')).length, 0);

@@ -89,8 +89,11 @@ test('Fork opens a copy with the history, variables and files; the two go on apa
     assert.equal(await valueOf(page, 'x'), '0');
     await page.getByTestId('fork-note').getByRole('link').click();
     await showing(page, original, 4);
-    // a fragment naming a conversation this browser holds nothing for: the one shown stays, and the address says so
+    // a fragment naming a conversation this browser holds nothing for: a page says so (no silent swap); Back returns
     await page.evaluate(() => { location.hash = '#/s/not-one-of-ours'; });
+    await page.getByTestId('foreign-link').waitFor();
+    assert.equal(await page.getByTestId('turn').count(), 0);
+    await page.goBack();
     await showing(page, original, 4);
   } finally {
     await context.close();

@@ -96,7 +96,7 @@ test('zero egress: code, outputs and an uploaded CSV never leave the browser; on
       }
       assert.equal(r.method, 'GET', where);
       assert.equal(new URL(r.url).origin, ORIGIN, where);
-      assert.match(new URL(r.url).pathname, /^\/($|app\.(js|css)$|boot\.js$|renderers\.css$|js\/[a-z-]+\.js$|js\/vendor\/highlight\/(languages\/)?[a-z]+\.min\.js$|js\/vendor\/(markdown-it|dompurify|katex|plotly)\/[\w-]+(\.min)?\.(js|css)$|js\/vendor\/katex\/fonts\/[\w-]+\.woff2$|frame\.html$|local\/|pyodide\/)/, where);
+      assert.match(new URL(r.url).pathname, /^\/($|app\.(js|css)$|boot\.js$|renderers\.css$|conversations\.css$|js\/[a-z-]+\.js$|js\/vendor\/highlight\/(languages\/)?[a-z]+\.min\.js$|js\/vendor\/(markdown-it|dompurify|katex|plotly)\/[\w-]+(\.min)?\.(js|css)$|js\/vendor\/katex\/fonts\/[\w-]+\.woff2$|frame\.html$|local\/|pyodide\/)/, where);
     }
   } finally {
     await context.close();

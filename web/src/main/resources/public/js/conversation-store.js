@@ -53,8 +53,8 @@ export function removeRecord(route) {
 export function heldSessionIds() {
   const ids = [];
   try {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i);
+    for (let i = 0; i < window.localStorage.length; i++) {
+      const key = window.localStorage.key(i);
       if (key && key.startsWith('codeinterp.token.')) {
         ids.push(key.substring('codeinterp.token.'.length));
       }

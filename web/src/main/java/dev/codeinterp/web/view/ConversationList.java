@@ -36,6 +36,8 @@ public final class ConversationList implements ConversationRow.Actions {
     private final Actions actions;
     private String current;
     private boolean renderScheduled;
+    /** A row is being renamed or asked about: renders wait until it is done (a render would wipe it). */
+    private boolean editing;
 
     public ConversationList(Conversations conversations, Actions actions) {
         this.conversations = conversations;
@@ -60,7 +62,10 @@ public final class ConversationList implements ConversationRow.Actions {
         search.setAttribute("data-testid", "conversation-search");
         search.setAttribute("placeholder", "Search titles and code");
         search.setAttribute("aria-label", "Search conversations by title and code");
-        search.addEventListener("input", e -> render());
+        search.addEventListener("input", e -> {
+            editing = false; // searching leaves a half-done rename
+            render();
+        });
         root.appendChild(search);
         problem.setAttribute("hidden", "");
         root.appendChild(problem);
@@ -98,6 +103,7 @@ public final class ConversationList implements ConversationRow.Actions {
     /** Marks the conversation shown. */
     public void current(String route) {
         current = route;
+        editing = false; // another conversation opened: a half-done rename or question goes
         changed();
     }
 
@@ -111,6 +117,9 @@ public final class ConversationList implements ConversationRow.Actions {
 
     private void render() {
         renderScheduled = false;
+        if (editing) {
+            return; // the row's answer renders
+        }
         List<Conversation> shown = conversations.matching(Browser.value(search), current);
         Dom.clear(items);
         double now = Browser.now();
@@ -133,7 +142,13 @@ public final class ConversationList implements ConversationRow.Actions {
     }
 
     @Override
+    public void editing() {
+        editing = true;
+    }
+
+    @Override
     public void rename(String route, String title) {
+        editing = false;
         if (title != null) {
             actions.rename(route, title);
         }
@@ -142,6 +157,7 @@ public final class ConversationList implements ConversationRow.Actions {
 
     @Override
     public void delete(String route) {
+        editing = false;
         actions.delete(route);
         render();
     }

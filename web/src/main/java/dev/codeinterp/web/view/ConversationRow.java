@@ -18,6 +18,9 @@ final class ConversationRow {
         void rename(String route, String title);
 
         void delete(String route);
+
+        /** A row became a field or a question: the list holds its renders until it is answered. */
+        void editing();
     }
 
     private final HTMLElement root = Dom.el("li", "conversation-row");
@@ -76,6 +79,7 @@ final class ConversationRow {
     }
 
     private void renaming() {
+        actions.editing();
         Dom.clear(root);
         root.getClassList().add("editing");
         HTMLElement field = Dom.el("input", "conversation-title-field");
@@ -110,6 +114,7 @@ final class ConversationRow {
     }
 
     private void confirming() {
+        actions.editing();
         Dom.clear(root);
         root.getClassList().add("editing");
         boolean gone = Conversation.GONE.equals(conversation.state());
