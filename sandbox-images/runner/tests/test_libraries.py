@@ -10,7 +10,9 @@ LIBRARIES = ('sklearn', 'seaborn', 'sympy', 'statsmodels', 'networkx', 'bs4', 'l
 @unittest.skipUnless(all(importable(name) for name in LIBRARIES), 'the image libraries are not installed here')
 class PreinstalledLibraries(ProcessTestCase):
     def test_every_library_imports_in_a_cell(self):
-        self.assert_ok(self.run_cell('import ' + ', '.join(LIBRARIES)))
+        # a first import of all ten reads thousands of files; beside a build on two cores that
+        # took over 20 s. What is checked is that they import, not how fast.
+        self.assert_ok(self.run_cell('import ' + ', '.join(LIBRARIES), timeout=120))
 
     def test_scikit_learn_fits_a_model(self):
         events = self.run_cell('from sklearn.linear_model import LinearRegression\n'
