@@ -2,7 +2,8 @@
 // tests that need a server just started or one configured differently from the suite's.
 import { spawn, execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,4 +88,16 @@ export async function startServer(env = {}, options = {}) {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/**
+ * A server that requires API keys: `keys` maps each key's name to the key itself; the keys file
+ * (names and SHA-256 hashes, as `new-key` prints them) lives in its data directory and goes with it.
+ */
+export async function startServerWithKeys(keys, env = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'codeinterp-e2e-'));
+  const keysFile = join(dataDir, 'keys');
+  const sha = (key) => createHash('sha256').update(key).digest('hex');
+  writeFileSync(keysFile, Object.entries(keys).map(([name, key]) => `${name} ${sha(key)}\n`).join(''));
+  return startServer({ CODEINTERP_API_KEYS: keysFile, ...env }, { dataDir });
 }

@@ -3,30 +3,22 @@
 // then works as before.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { launch, runCell, runAtOnce, finished, outputs, expectOnlyTurn } from '../browser.js';
-import { startServer } from '../server.js';
+import { startServerWithKeys } from '../server.js';
 
 const KEY = randomBytes(24).toString('hex');
 let browser;
 let server;
-let keysDir;
 
 before(async () => {
-  keysDir = mkdtempSync(join(tmpdir(), 'codeinterp-keys-'));
-  const keysFile = join(keysDir, 'keys');
-  writeFileSync(keysFile, `# the browser test's key\nteam ${createHash('sha256').update(KEY).digest('hex')}\n`);
-  server = await startServer({ CODEINTERP_API_KEYS: keysFile });
+  server = await startServerWithKeys({ team: KEY });
   browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(keysDir, { recursive: true, force: true });
 });
 
 /** A page that records every URL it requests and every console line, to look for the key in them. */

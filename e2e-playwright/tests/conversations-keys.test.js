@@ -3,32 +3,23 @@
 // never lists another key's; a link to another key's conversation says it cannot be opened.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { launch, runCell, finished } from '../browser.js';
-import { startServer } from '../server.js';
+import { startServerWithKeys } from '../server.js';
 
 const KEY = randomBytes(24).toString('hex');
 const OTHER_KEY = randomBytes(24).toString('hex');
 let browser;
 let server;
-let keysDir;
 
 before(async () => {
-  keysDir = mkdtempSync(join(tmpdir(), 'codeinterp-keys-'));
-  const keysFile = join(keysDir, 'keys');
-  const sha = (k) => createHash('sha256').update(k).digest('hex');
-  writeFileSync(keysFile, `team ${sha(KEY)}\nother ${sha(OTHER_KEY)}\n`);
-  server = await startServer({ CODEINTERP_API_KEYS: keysFile });
+  server = await startServerWithKeys({ team: KEY, other: OTHER_KEY });
   browser = await launch();
 });
 
 after(async () => {
   await browser?.close();
   await server?.stop();
-  rmSync(keysDir, { recursive: true, force: true });
 });
 
 /** A browser of its own (another device) that has been given `key`. */

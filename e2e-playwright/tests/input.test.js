@@ -2,30 +2,17 @@
 // the SharedArrayBuffer (the app is cross-origin isolated), and a clear error where it cannot ask.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, runCell, finished, outputs, BASE_URL } from '../browser.js';
+import { launch, runCell, finished, outputs } from '../browser.js';
 import { openRuntime, run, errorOf, finishedOf } from '../local-runtime.js';
+import { openMode } from '../outputs-set.js';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function openApp(mode) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(BASE_URL + '/');
-  const status = page.getByTestId('status');
-  if (mode === 'local') {
-    await page.getByTestId('mode-local').click();
-    await status.filter({ hasText: 'Local' }).filter({ hasText: 'ready' }).waitFor({ timeout: 60000 });
-  } else {
-    await status.filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
-  }
-  return { context, page };
-}
-
 for (const mode of ['server', 'local']) {
   test(`${mode} mode: input() shows a box in the running turn, Enter answers, and the answer is echoed`, async () => {
-    const { context, page } = await openApp(mode);
+    const { context, page } = await openMode(browser, mode);
     try {
       const turn = await runCell(page, "print('before')\nname = input('Your name? ')\nprint('hello', name)");
       const box = turn.getByTestId('input-prompt');
@@ -49,7 +36,7 @@ for (const mode of ['server', 'local']) {
   });
 
   test(`${mode} mode: getpass() masks the field and the answer is never shown`, async () => {
-    const { context, page } = await openApp(mode);
+    const { context, page } = await openMode(browser, mode);
     try {
       const turn = await runCell(page, "import getpass\nkey = getpass.getpass('API key: ')\nlen(key)");
       const field = turn.getByTestId('input-field');
@@ -67,7 +54,7 @@ for (const mode of ['server', 'local']) {
   });
 
   test(`${mode} mode: interrupt ends the wait, the box goes away and the state is kept`, async () => {
-    const { context, page } = await openApp(mode);
+    const { context, page } = await openMode(browser, mode);
     try {
       await finished(await runCell(page, 'kept = 7'));
       const turn = await runCell(page, "input('never answered: ')");
@@ -86,7 +73,7 @@ for (const mode of ['server', 'local']) {
 }
 
 test('server mode: a reload while a cell waits shows the box again, and answering it finishes the cell', async () => {
-  const { context, page } = await openApp('server');
+  const { context, page } = await openMode(browser, 'server');
   try {
     let turn = await runCell(page, "x = input('after reload? ')\nprint('got', x)");
     await turn.getByTestId('input-prompt').waitFor({ timeout: 30000 });

@@ -3,20 +3,12 @@
 // route ("/s/<id>", "/l/<id>"), in IndexedDB beside the local conversations' events and nowhere
 // else. Failures come back as sentences; nothing here throws at the caller.
 
+import { openStore } from './idb.js';
+
 const DB_NAME = 'codeinterp-conversations';
 const STORE = 'conversations';
 
-let opened = null;
-
-function open() {
-  opened ??= new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB_NAME, 1);
-    r.onupgradeneeded = () => r.result.createObjectStore(STORE);
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-  return opened;
-}
+const open = () => openStore(DB_NAME, STORE);
 
 function withStore(mode, use, failed) {
   open().then((db) => {

@@ -10,21 +10,13 @@
 // 220-310 ms to read here; stored as a Blob, 35-145 ms with its bytes read), and it crosses
 // postMessage to the frame and on to the worker as a handle, not a copy.
 
+import { openStore } from './idb.js';
+
 const DB_NAME = 'codeinterp-snapshots';
 const STORE = 'snapshots';
 const KEY = /^[0-9][0-9A-Za-z.+-]{0,39}\/[0-9a-f]{16}$/;
 
-let opened = null;
-
-function open() {
-  opened ??= new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB_NAME, 1);
-    r.onupgradeneeded = () => r.result.createObjectStore(STORE);
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-  return opened;
-}
+const open = () => openStore(DB_NAME, STORE);
 
 /** Whether `key` is a snapshot key as the frame makes them. */
 export function validKey(key) {

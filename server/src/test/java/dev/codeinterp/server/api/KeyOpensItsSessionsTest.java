@@ -4,17 +4,16 @@ import dev.codeinterp.model.rest.SessionList;
 import dev.codeinterp.model.session.ClientMessage;
 import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.wire.WireCodec;
-import dev.codeinterp.server.session.Tokens;
 import dev.codeinterp.server.testing.TestApp;
 import dev.codeinterp.server.testing.WsClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
 
+import static dev.codeinterp.server.api.ThreeKeys.ANN;
+import static dev.codeinterp.server.api.ThreeKeys.BOB;
+import static dev.codeinterp.server.api.ThreeKeys.EMBED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,17 +22,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * another key's; a publishable embed key opens nothing this way (real server, runc).
  */
 class KeyOpensItsSessionsTest {
-    private static final String ANN = "ci_ann-" + Tokens.newToken();
-    private static final String BOB = "ci_bob-" + Tokens.newToken();
-    private static final String EMBED = "ci_pk_shop-" + Tokens.newToken();
     private static TestApp app;
 
     @BeforeAll
     static void start() throws Exception {
-        Path keys = Files.createTempFile("keys", "");
-        Files.writeString(keys, "ann " + Tokens.hash(ANN) + "\nbob " + Tokens.hash(BOB) + "\n"
-                + "shop " + Tokens.hash(EMBED) + " embed=https://shop.example\n");
-        app = TestApp.start("runc", Map.of("API_KEYS", keys.toString(), "EMBED_ORIGINS", "https://shop.example", "POOL_SIZE", "0"));
+        app = ThreeKeys.startServer();
     }
 
     @AfterAll
