@@ -6,8 +6,6 @@ import dev.codeinterp.model.session.ServerMessage;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.testing.TestApp;
 import dev.codeinterp.server.testing.WsClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 
@@ -21,19 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * opens any of them with the key alone (REST, files, history, notebook, WebSocket), and nothing of
  * another key's; a publishable embed key opens nothing this way (real server, runc).
  */
-class KeyOpensItsSessionsTest {
-    private static TestApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        app = ThreeKeys.startServer();
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-    }
-
+class KeyOpensItsSessionsTest extends ThreeKeys {
     @Test
     void the_owning_key_alone_lists_and_opens_a_session_made_on_another_device() throws Exception {
         TestApp.Response created = app.post("/api/v1/sessions", null, ANN);

@@ -5,8 +5,6 @@ import dev.codeinterp.model.rest.SessionList;
 import dev.codeinterp.model.rest.SessionState;
 import dev.codeinterp.model.wire.WireCodec;
 import dev.codeinterp.server.testing.TestApp;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
@@ -22,19 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Titles and a key's listing against the real server (runc, real store): a title is set by the
  * session's token or its owning key, kept bounded and as text, and a key lists only its own sessions.
  */
-class SessionTitlesAndListingTest {
-    private static TestApp app;
-
-    @BeforeAll
-    static void start() throws Exception {
-        app = ThreeKeys.startServer();
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-    }
-
+class SessionTitlesAndListingTest extends ThreeKeys {
     private static TestApp.SessionRef create(String key) {
         TestApp.Response r = app.post("/api/v1/sessions", null, key);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
