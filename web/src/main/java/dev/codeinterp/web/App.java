@@ -59,6 +59,8 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     /** The packages typed for the open conversation's cells, per language, and those its session installed. */
     private final ConversationPackages packages = new ConversationPackages();
     private final PackagesField packagesField = new PackagesField(packages);
+    /** The timeout picked for the open conversation's cells (server mode), kept per conversation. */
+    private final ConversationTimeout timeout = new ConversationTimeout();
     private final AssistantOffer assistantOffer = new AssistantOffer(composer);
     /** Local mode's frame, started ahead while the page is in server mode (in browsers that used local mode). */
     private final LocalWarmUp localWarmUp = new LocalWarmUp();
@@ -105,6 +107,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         composer.addSettings(assistantOffer.endpointForm().root());
         Dom.document().getBody().appendChild(composer.root());
         composer.addPackages(packagesField);
+        composer.addBesidePicker(timeout.picker().root());
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
@@ -226,6 +229,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         lostSession.cancel();
         forkButton.hide();
         packages.close();
+        timeout.close();
         pending.forgetSent();
         if (interpreter != null) {
             interpreter.close();
@@ -278,6 +282,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         pushNext = false;
         shelf.opened(next);
         packages.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
+        timeout.open(next.route(), mode == ModeSwitch.Mode.LOCAL);
         packagesField.setLocal(mode == ModeSwitch.Mode.LOCAL);
         composer.setLanguage(language.open(next.route(), composer.language()));
         status.problem(null);
@@ -428,11 +433,12 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             return;
         }
         List<String> wanted = packages.forCell(cellLanguage);
-        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage, wanted)) {
+        Double seconds = timeout.forCell();
+        if (!pending.holding() && interpreter != null && interpreter.execute(code, cellLanguage, wanted, seconds)) {
             composer.setRunning(true);
             return;
         }
-        pending.hold(code, cellLanguage, wanted);
+        pending.hold(code, cellLanguage, wanted, seconds);
     }
 
     @Override

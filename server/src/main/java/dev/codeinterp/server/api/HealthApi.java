@@ -6,6 +6,7 @@ import dev.codeinterp.server.cluster.NodeRegistry;
 import dev.codeinterp.server.config.RuntimeChoice;
 import dev.codeinterp.server.session.Admission;
 import dev.codeinterp.server.session.AdmissionLimits;
+import dev.codeinterp.server.session.CellLimits;
 import dev.codeinterp.server.session.SessionManager;
 import io.javalin.http.Context;
 
@@ -39,7 +40,9 @@ final class HealthApi {
         Health.Pool poolState = engine.pool();
         Admission admission = sessions.admission();
         AdmissionLimits l = admission.limits();
-        Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates());
+        CellLimits cells = sessions.cellLimits();
+        Health.Limits limits = new Health.Limits(l.maxSessions(), l.maxSessionsPerClient(), l.maxQueuedCells(), l.maxConcurrentCreates(),
+                cells.defaultTimeout().toMillis(), cells.maxTimeout().toMillis());
         Health.Use use = new Health.Use(admission.open(), admission.creating());
         Health.Idle idle = sessions.residency().idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),

@@ -55,8 +55,18 @@ public record Health(Engine docker, String runtime, String runtimeVersion, Strin
     public record Pool(int ready, int target, String problem) {
     }
 
-    /** The admission limits (see {@link Limit}). */
-    public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
+    /**
+     * The admission limits (see {@link Limit}), and a cell's timeout: {@code timeoutMs} when it asks
+     * none ({@code CODEINTERP_TIMEOUT}), {@code maxTimeoutMs} the most it may ask
+     * ({@code CODEINTERP_MAX_TIMEOUT}); both 0 when unknown (an older server).
+     */
+    public record Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates,
+                         long timeoutMs, long maxTimeoutMs) {
+
+        /** A server that does not say its cell timeouts (an older one). */
+        public Limits(int sessions, int sessionsPerClient, int queuedCells, int concurrentCreates) {
+            this(sessions, sessionsPerClient, queuedCells, concurrentCreates, 0, 0);
+        }
     }
 
     /**

@@ -28,6 +28,8 @@ final class HealthCodec {
         limits.put("sessions_per_client", h.limits().sessionsPerClient());
         limits.put("queued_cells", h.limits().queuedCells());
         limits.put("concurrent_creates", h.limits().concurrentCreates());
+        limits.put("timeout_ms", h.limits().timeoutMs());
+        limits.put("max_timeout_ms", h.limits().maxTimeoutMs());
         Map<String, Object> use = new LinkedHashMap<>();
         use.put("sessions", h.use().sessions());
         use.put("creating", h.use().creating());
@@ -97,7 +99,8 @@ final class HealthCodec {
         if (o.has("limits")) {
             JsonObject l = o.object("limits");
             limits = new Health.Limits(count(l, "sessions"), count(l, "sessions_per_client"), count(l, "queued_cells"),
-                    count(l, "concurrent_creates"));
+                    count(l, "concurrent_creates"), Math.max(0, l.optInteger("timeout_ms", 0)),
+                    Math.max(0, l.optInteger("max_timeout_ms", 0)));
         }
         Health.Use use = null;
         if (o.has("use")) {

@@ -82,21 +82,24 @@ class WireBodiesTest {
     }
 
     @Test
-    void health_says_whether_code_can_run_which_runtime_version_and_how_full_the_server_is() {
+    void health_says_whether_code_can_run_which_runtime_version_how_full_the_server_is_and_a_cells_timeouts() {
         Health ok = new Health(new Health.Engine(true, "20.10.24", List.of("runc", "runsc"), null), "runsc", "0.0~20240729.0",
                 "codeinterp-sandbox:abc",
-                new Health.Pool(2, 2, null), 3, true, new Health.Limits(1000, 250, 32, 8), new Health.Use(3, 1));
+                new Health.Pool(2, 2, null), 3, true, new Health.Limits(1000, 250, 32, 8, 30_000, 600_000), new Health.Use(3, 1));
         String json = WireCodec.encode(ok);
         assertThat(json).isEqualTo("{\"status\":\"ok\",\"server_mode\":true,"
                 + "\"docker\":{\"available\":true,\"version\":\"20.10.24\",\"runtimes\":[\"runc\",\"runsc\"],\"problem\":null},"
                 + "\"runtime\":\"runsc\",\"runtime_version\":\"0.0~20240729.0\",\"image\":\"codeinterp-sandbox:abc\","
                 + "\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
                 + "\"sessions\":3,\"auth_required\":true,"
-                + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8},"
+                + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8,"
+                + "\"timeout_ms\":30000,\"max_timeout_ms\":600000},"
                 + "\"use\":{\"sessions\":3,\"creating\":1},\"assistant\":{\"enabled\":false,\"model\":null,"
                 + "\"operator_note\":\"no model endpoint is configured: set CODEINTERP_LLM_BASE_URL and CODEINTERP_LLM_MODEL "
                 + "to turn the assistant on (README, \\\"An assistant that writes the code\\\")\"}}");
         assertThat(WireCodec.decodeHealth(json)).isEqualTo(ok);
+        // an older server does not say its cell timeouts: unknown (0), never a guess
+        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true},\"limits\":{\"sessions\":1}}").limits().maxTimeoutMs()).isZero();
     }
 
     @Test

@@ -283,10 +283,15 @@ public final class ServerSession implements Interpreter {
     /** As above, with {@code packages} for the server to install first (its allowlist decides; a refusal gives the cell back). */
     @Override
     public boolean execute(String code, Language language, List<String> packages) {
+        return execute(code, language, packages, null);
+    }
+
+    @Override
+    public boolean execute(String code, Language language, List<String> packages, Double timeoutSeconds) {
         if (!connected()) {
             return false;
         }
-        socket.send(WireCodec.encode(new ClientMessage.Execute(code, null, language.wire(), packages)));
+        socket.send(WireCodec.encode(new ClientMessage.Execute(code, timeoutSeconds, language.wire(), packages)));
         unanswered.sent(UnansweredRequests.Kind.CELL, code);
         return true;
     }

@@ -63,6 +63,17 @@ public interface Interpreter {
         return execute(code, language);
     }
 
+    /**
+     * As {@link #execute(String, Language, java.util.List)}, given {@code timeoutSeconds} (null: the
+     * interpreter's default); an interpreter that cannot set a cell's timeout refuses one.
+     */
+    default boolean execute(String code, Language language, java.util.List<String> packages, Double timeoutSeconds) {
+        if (timeoutSeconds != null) {
+            throw new UnsupportedOperationException("a cell's own timeout is set in server mode only");
+        }
+        return execute(code, language, packages);
+    }
+
     void interrupt();
 
     /** The person's answer to the running cell's {@code input()} ({@code input_request}). */

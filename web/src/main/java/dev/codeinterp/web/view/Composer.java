@@ -137,6 +137,12 @@ public final class Composer {
         field.show(language);
     }
 
+    /** Shows {@code control} (the cell timeout) after the language picker and its packages field. */
+    public void addBesidePicker(HTMLElement control) {
+        HTMLElement after = packages != null ? packages.root() : picker;
+        after.getParentNode().insertBefore(control, after.getNextSibling());
+    }
+
     /** Puts a settings panel (local mode's endpoint) at the top of the composer, where Ask is chosen. */
     public void addSettings(HTMLElement panel) {
         root.insertBefore(panel, root.getFirstChild());

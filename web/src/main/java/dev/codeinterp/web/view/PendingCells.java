@@ -17,21 +17,23 @@ import java.util.List;
 public final class PendingCells {
     public interface Sender {
         /** Returns false if the cell could not be sent now; it stays held. */
-        boolean send(String code, Language language, List<String> packages);
+        boolean send(String code, Language language, List<String> packages, Double timeoutSeconds);
     }
 
     private static final class Cell {
         final String code;
         final Language language;
         final List<String> packages;
+        final Double timeoutSeconds;
         final HTMLElement view;
         final HTMLElement footer;
         boolean sent;
 
-        Cell(String code, Language language, List<String> packages, HTMLElement view, HTMLElement footer) {
+        Cell(String code, Language language, List<String> packages, Double timeoutSeconds, HTMLElement view, HTMLElement footer) {
             this.code = code;
             this.language = language;
             this.packages = packages;
+            this.timeoutSeconds = timeoutSeconds;
             this.view = view;
             this.footer = footer;
         }
@@ -59,7 +61,8 @@ public final class PendingCells {
         return false;
     }
 
-    public void hold(String code, Language language, List<String> packages) {
+    /** Holds a cell with what it asks for: its packages and its timeout (null: the server's default). */
+    public void hold(String code, Language language, List<String> packages, Double timeoutSeconds) {
         HTMLElement view = Dom.el("article", "turn pending");
         view.setAttribute("data-testid", "pending-turn");
         HTMLElement header = Dom.el("div", "turn-code");
@@ -72,7 +75,7 @@ public final class PendingCells {
         view.appendChild(footer);
         root.appendChild(view);
         Browser.scrollIntoView(view);
-        cells.add(new Cell(code, language, packages, view, footer));
+        cells.add(new Cell(code, language, packages, timeoutSeconds, view, footer));
     }
 
     /** What held cells are waiting for, in a few words: "waiting for the connection…". */
@@ -92,7 +95,7 @@ public final class PendingCells {
             if (c.sent) {
                 continue;
             }
-            if (!sender.send(c.code, c.language, c.packages)) {
+            if (!sender.send(c.code, c.language, c.packages, c.timeoutSeconds)) {
                 break;
             }
             c.sent = true;
