@@ -37,7 +37,11 @@ abstract class HardeningContract {
                     .filter(c -> "running".equals(c.getState()))
                     .toList();
             if (!ours.isEmpty()) {
-                return backend.client().inspectContainerCmd(ours.get(0).getId()).exec();
+                try {
+                    return backend.client().inspectContainerCmd(ours.get(0).getId()).exec();
+                } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                    // removed between the listing and the inspect (a session closed by another test): look again
+                }
             }
             sleep(100);
         }
