@@ -270,16 +270,6 @@ final class DockerSandbox implements Sandbox {
         return linesRead;
     }
 
-    /**
-     * Sends the runner a line it reads and forgets (an ack of what it was already told, with a random
-     * nonce), so its memory differs from any checkpoint taken of it before: containerd refuses a
-     * checkpoint whose content it already holds, which an idle sandbox checkpointed twice is.
-     */
-    void stir() {
-        stdin.write((dev.codeinterp.model.json.Json.write(java.util.Map.of("type", "ack", "ack", acknowledgementSent,
-                "nonce", java.util.UUID.randomUUID().toString())) + "\n").getBytes(StandardCharsets.UTF_8));
-    }
-
     /** Told to the runner with the next command, or at once when a long cell has piled up {@link #ACK_EVERY_LINES}. */
     @Override
     public void acknowledge(long lines) {

@@ -313,19 +313,20 @@ public final class DockerSandboxBackend implements SandboxBackend {
         Path dir = parent.resolve(name);
         try {
             Files.createDirectories(parent);
-            for (int attempt = 1; ; attempt++) {
+            for (long wait = 100; ; wait *= 2) {
                 try {
                     checkpoints.create(mine.id(), name, parent, false);
                     break;
                 } catch (SandboxException e) {
-                    // the same state checkpointed before (forked twice, suspended again unchanged): containerd holds its
-                    // content and refuses it; once the runner's memory differs by a line read, the content is new
-                    if (attempt == 3 || e.getMessage() == null || !e.getMessage().contains("already exists")) {
+                    // containerd files the container's spec as content beside every checkpoint and refuses a copy it
+                    // still holds: a second checkpoint of one container (forked twice) before its collector has
+                    // dropped the first one's spec is "already exists". The collector runs within a second or so,
+                    // later on a busy machine: wait for it (0.1 s, 0.2, …, 3.2 s: 6.3 s at most).
+                    if (wait > 3200 || e.getMessage() == null || !e.getMessage().contains("already exists")) {
                         throw e;
                     }
                     Trees.delete(dir);
-                    mine.stir();
-                    sleep(100);
+                    sleep(wait);
                 }
             }
         } catch (IOException | RuntimeException e) {

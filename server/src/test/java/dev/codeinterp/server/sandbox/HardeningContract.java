@@ -1,6 +1,7 @@
 package dev.codeinterp.server.sandbox;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.Capability;
 import com.github.dockerjava.api.model.Container;
 import com.github.dockerjava.api.model.HostConfig;
@@ -39,7 +40,7 @@ abstract class HardeningContract {
             if (!ours.isEmpty()) {
                 try {
                     return backend.client().inspectContainerCmd(ours.get(0).getId()).exec();
-                } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+                } catch (NotFoundException gone) {
                     // removed between the listing and the inspect (a session closed by another test): look again
                 }
             }
