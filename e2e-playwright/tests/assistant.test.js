@@ -145,8 +145,10 @@ test('a refused prompt and a cell sent right after it each get their own answer:
     assert.deepEqual(sent.slice(-2), ['prompt', 'execute']);
     releaseHeld();
 
-    await page.getByTestId('status').filter({ hasText: 'question was not sent' }).waitFor({ timeout: 10000 });
-    assert.match(await page.getByTestId('status').innerText(), /still answering/);
+    // the refusal is told on the refused prompt's own turn (the top bar's message went when the cell after it was queued)
+    const refused = page.getByTestId('refused-turn').filter({ hasText: 'question was not sent' });
+    await refused.waitFor({ timeout: 10000 });
+    assert.match(await refused.innerText(), /still answering/);
     assert.equal(await page.getByTestId('composer').inputValue(), 'And another thing', 'the refused prompt is what comes back');
     assert.equal(await page.getByTestId('prompt-turn').count(), 1);
 

@@ -425,7 +425,7 @@ describe('packages', () => {
   test('a missing package says so and suggests server mode', async () => {
     const events = await run(shared.page, 'import numpy');
     assertFramed(events);
-    assert.match(textOf(events, 'stderr'), /'numpy' is not available.*Server mode/s);
+    assert.match(textOf(events, 'stderr'), /^numpy is not available in local mode: .*Server mode/s);
     assert.equal(errorOf(events).ename, 'ModuleNotFoundError');
     // the note comes first, right after started
     assert.deepEqual(types(events).slice(0, 2), ['started', 'stream']);

@@ -111,8 +111,10 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
         if ("local".equals(Browser.storageGet(MODE_KEY))) {
             mode = ModeSwitch.Mode.LOCAL;
         }
-        shelf.load(() -> {
-            String route = ConversationRoutes.of(Browser.hash());
+        String startRoute = ConversationRoutes.of(Browser.hash());
+        boolean startsLocal = startRoute == null ? mode == ModeSwitch.Mode.LOCAL : startRoute.startsWith(LocalInterpreter.ROUTE_PREFIX);
+        shelf.load(!startsLocal, () -> {
+            String route = startRoute;
             Interpreter reopened = shelf.reopen(route);
             if (reopened != null) {
                 open(reopened, null);

@@ -26,6 +26,8 @@ final class ConversationShelf {
     private final ConversationList list;
     /** The route shown, or null. */
     private String shown;
+    /** Whether the server was asked about this browser's sessions: not while only local ones were shown (nothing leaves the browser). */
+    private boolean serverAsked;
 
     ConversationShelf(ConversationList.Actions actions) {
         list = new ConversationList(conversations, actions);
@@ -35,12 +37,23 @@ final class ConversationShelf {
         return list;
     }
 
-    /** Reads the list (and, with a key, the key's sessions); then {@code then}; then asks the server how its sessions are. */
-    void load(Runnable then) {
-        conversations.load(() -> listKeySessions(() -> {
-            then.run();
-            server.refresh();
-        }));
+    /**
+     * Reads the list; then {@code then}. With {@code askServer} (the page opens on a server
+     * conversation) first the key's sessions, and after it how the server's sessions are; otherwise
+     * that waits until a server conversation is opened, so a page in local mode asks the server nothing.
+     */
+    void load(boolean askServer, Runnable then) {
+        conversations.load(() -> {
+            if (!askServer) {
+                then.run();
+                return;
+            }
+            serverAsked = true;
+            listKeySessions(() -> {
+                then.run();
+                server.refresh();
+            });
+        });
     }
 
     /** With an API key in this browser, the key's sessions join the list (they open on any device holding it). */
@@ -76,6 +89,10 @@ final class ConversationShelf {
         conversations.opened(shown, opened instanceof LocalInterpreter);
         list.current(shown);
         changed();
+        if (!serverAsked && !(opened instanceof LocalInterpreter)) {
+            serverAsked = true;
+            listKeySessions(server::refresh);
+        }
     }
 
     /** Nothing shown but the page saying a link cannot be opened. */

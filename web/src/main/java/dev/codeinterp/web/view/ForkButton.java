@@ -53,7 +53,8 @@ public final class ForkButton {
             root.setAttribute("disabled", "");
         }
         root.setAttribute("title", title);
-        root.setAttribute("aria-label", enabled ? title : "Fork (unavailable): " + title);
+        // the accessible name starts with what the button shows (WCAG's label in name); disabled says itself
+        root.setAttribute("aria-label", root.getTextContent() + ": " + title);
     }
 
     /**
