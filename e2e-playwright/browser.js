@@ -77,8 +77,8 @@ export async function snapshotKept(page, timeoutMs = 120000) {
   }
 }
 
-/** The app in a fresh browser profile, in local mode and ready, with every request it makes from then on. */
-export async function openLocal(browser) {
+/** The app (of the server at `url`, the suite's by default) in a fresh browser profile, in local mode and ready, with every request it makes from then on. */
+export async function openLocal(browser, url = BASE_URL) {
   const context = await browser.newContext();
   const requests = [];
   context.on('request', (r) => requests.push({ method: r.method(), url: r.url(), body: r.postData() || '', frame: r.frame()?.url() || '', request: r }));
@@ -89,7 +89,7 @@ export async function openLocal(browser) {
     } catch { /* a sandboxed frame has no storage */ }
   });
   const page = await context.newPage();
-  await page.goto(BASE_URL + '/');
+  await page.goto(url + '/');
   await localReady(page);
   return { context, page, requests };
 }

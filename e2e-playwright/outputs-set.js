@@ -26,20 +26,11 @@ export const HTML_CELLS = {
   wide: `display({'text/html': ${WIDE}}, raw=True)`,
 };
 
-// What pandas' Styler renders (df.style.format(...).set_caption(...)): the sandbox image has no jinja2,
-// which DataFrame.style needs, so its markup is shown as Styler writes it: a <style> by ids, a caption.
-const STYLER = '<style type="text/css">\\n#T_5e2f caption {caption-side: top; font-weight: bold; margin: 0 0 6px}\\n'
-  + '#T_5e2f_row1_col1 {font-style: italic}\\n</style>\\n<table id="T_5e2f"><caption>Temperatures</caption><thead><tr>'
-  + '<th class="blank level0" >&nbsp;</th><th id="T_5e2f_level0_col0" class="col_heading level0 col0" >city</th>'
-  + '<th id="T_5e2f_level0_col1" class="col_heading level0 col1" >temp</th></tr></thead><tbody>'
-  + '<tr><th id="T_5e2f_level0_row0" class="row_heading level0 row0" >0</th><td id="T_5e2f_row0_col0" class="data row0 col0" >Oslo</td><td id="T_5e2f_row0_col1" class="data row0 col1" >3.5 °C</td></tr>'
-  + '<tr><th id="T_5e2f_level0_row1" class="row_heading level0 row1" >1</th><td id="T_5e2f_row1_col0" class="data row1 col0" >Lima</td><td id="T_5e2f_row1_col1" class="data row1 col1" >19.2 °C</td></tr>'
-  + '</tbody></table>';
-
 /** HTML outputs of pandas (server mode's image has it; local mode's Pyodide core does not). */
 export const PANDAS_CELLS = {
   dataframe: "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima', 'Pune'], 'temp': [3.5, 19.25, 31.0]})\ndf",
-  styler: `display({'text/html': '${STYLER}'}, raw=True)`,
+  styler: "import pandas as pd\npd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [3.5, 19.25]}).style"
+    + ".format({'temp': '{:.1f} °C'}).set_caption('Temperatures').set_table_styles([{'selector': 'caption', 'props': 'margin: 0 0 6px'}])",
 };
 
 /** Every other kind of output, each a cell (no package needed, so in both modes). */

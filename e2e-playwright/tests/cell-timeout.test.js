@@ -2,8 +2,7 @@
 // CODEINTERP_MAX_TIMEOUT (20 s, default 15 s) offers steps up to it and nothing above; the smallest
 // step ends a sleeping cell as a timeout within it, not at the default; the choice survives a reload
 // and goes with an edited cell run again; a hand-edited stored value (too large, or not a number)
-// reads as the default and never reaches the server. Local mode offers no control: its runtime
-// applies its own timeout to every cell.
+// reads as the default and never reaches the server. Local mode's control: cell-timeout-local.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, runCell, finished } from '../browser.js';
@@ -93,19 +92,3 @@ for (const hostile of ['999999999', 'abc', '-5', '']) {
     }
   });
 }
-
-test('local mode offers no timeout control: its runtime applies its own to every cell', async () => {
-  const context = await browser.newContext();
-  try {
-    const { page } = await open(context);
-    await picker(page).waitFor();
-    await page.getByTestId('mode-local').click();
-    await page.getByTestId('status').filter({ hasText: 'Local' }).waitFor({ timeout: 60000 });
-    await picker(page).waitFor({ state: 'hidden' });
-    await page.getByTestId('mode-server').click();
-    await page.getByTestId('status').filter({ hasText: 'connected' }).waitFor({ timeout: 30000 });
-    await picker(page).waitFor();
-  } finally {
-    await context.close();
-  }
-});

@@ -310,8 +310,11 @@ describe('interrupts, timeouts and runaway code', () => {
     }
   });
 
-  test('the per-cell timeout ends a cell with status timeout and a TimeoutError', async () => {
-    const { page } = shared;
+  test('the per-cell timeout ends a cell with status timeout and a TimeoutError; ready says the default and the most', async () => {
+    const { page, ready } = shared;
+    const { limits } = await (await fetch(BASE_URL + '/healthz')).json();
+    assert.deepEqual([ready.timeoutMs, ready.maxTimeoutMs], [limits.timeout_ms, limits.max_timeout_ms],
+      'the server\'s own settings, so the app offers the same steps in both modes');
     await run(page, 'kept_too = 1');
     const events = await run(page, 'while True: pass', { timeoutMs: 500 });
     assertFramed(events);

@@ -19,8 +19,9 @@ import { clearTimers, newCell } from './running-cell.mjs';
 export function cells(frame) {
   const { toApp, sendLine, config } = frame;
   // The server's own settings, given with the page (LocalRuntimeConfig): CODEINTERP_TIMEOUT,
-  // _OUTPUT_CAP, _INPUT_TIMEOUT and _INTERRUPT_GRACE. No defaults here, so both modes agree.
+  // _MAX_TIMEOUT, _OUTPUT_CAP, _INPUT_TIMEOUT and _INTERRUPT_GRACE. No defaults here, so both modes agree.
   const defaultTimeoutMs = limit(config, 'timeoutMs');
+  const maxTimeoutMs = Math.max(limit(config, 'maxTimeoutMs'), defaultTimeoutMs);
   const defaultMaxOutput = limit(config, 'maxOutputBytes');
   const inputTimeoutMs = limit(config, 'inputTimeoutMs');
   const graceMs = limit(config, 'interruptGraceMs'); // an interrupted cell that has not stopped by then loses its worker
@@ -44,7 +45,7 @@ export function cells(frame) {
       id: m.id,
       code: typeof m.code === 'string' ? m.code : '',
       language: LANGUAGES.includes(m.language) ? m.language : 'python',
-      timeoutMs: positive(m.timeoutMs, defaultTimeoutMs),
+      timeoutMs: Math.min(positive(m.timeoutMs, defaultTimeoutMs), maxTimeoutMs), // as the server caps a cell's own
       maxOutputBytes: Number.isInteger(m.maxOutputBytes) && m.maxOutputBytes >= 0 ? m.maxOutputBytes : defaultMaxOutput,
     });
     pump();

@@ -13,6 +13,7 @@ export const config = {
   wheelsURL: new URL(raw.wheelsURL, base).href,
   maxUploadBytes: raw.maxUploadBytes,
   timeoutMs: raw.timeoutMs,
+  maxTimeoutMs: raw.maxTimeoutMs,
   maxOutputBytes: raw.maxOutputBytes,
   inputTimeoutMs: raw.inputTimeoutMs,
   interruptGraceMs: raw.interruptGraceMs,

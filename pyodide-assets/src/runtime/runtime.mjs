@@ -176,6 +176,7 @@ function onWorkerMessage(source, m) {
       bootRetries = 0;
       clearTimeout(loadTimer);
       toApp({ type: 'ready', python: String(m.python), pyodide: String(m.pyodide), isolated: m.isolated === true,
+        timeoutMs: config.timeoutMs, maxTimeoutMs: config.maxTimeoutMs, // the cell timeouts the app may offer
         boot: snapshots.bootKind(m.boot), timings: sanitizedTimings(m.timings), at: startMoments(source, m.at) });
       workspace.flush();
       cells.pump();

@@ -2,7 +2,7 @@
 
 import unittest
 
-from .harness import ProcessTestCase, importable, result_text
+from .harness import ProcessTestCase, importable, only, result_text
 
 LIBRARIES = ('sklearn', 'seaborn', 'sympy', 'statsmodels', 'networkx', 'bs4', 'lxml', 'plotly', 'requests', 'tabulate')
 
@@ -18,3 +18,13 @@ class PreinstalledLibraries(ProcessTestCase):
         events = self.run_cell('from sklearn.linear_model import LinearRegression\n'
                                'LinearRegression().fit([[0], [1], [2]], [1, 3, 5]).coef_.round(3).tolist()')
         self.assertEqual(result_text(events), '[2.0]')
+
+
+@unittest.skipUnless(importable('pandas') and importable('jinja2'), 'pandas with jinja2 is not installed here')
+class StyledTables(ProcessTestCase):
+    def test_a_styled_dataframe_shows_as_html_with_its_caption_and_format(self):
+        events = self.run_cell("import pandas as pd\n"
+                               "pd.DataFrame({'temp': [3.5, 19.25]}).style.format('{:.1f} °C').set_caption('Temperatures')")
+        html = only(events, 'execute_result')['data']['text/html']
+        self.assertIn('<caption>Temperatures</caption>', html)
+        self.assertIn('19.2 °C', html)

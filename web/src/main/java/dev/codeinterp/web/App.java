@@ -59,7 +59,7 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
     /** The packages typed for the open conversation's cells, per language, and those its session installed. */
     private final ConversationPackages packages = new ConversationPackages();
     private final PackagesField packagesField = new PackagesField(packages);
-    /** The timeout picked for the open conversation's cells (server mode), kept per conversation. */
+    /** The timeout picked for the open conversation's cells (both modes), kept per conversation. */
     private final ConversationTimeout timeout = new ConversationTimeout();
     private final AssistantOffer assistantOffer = new AssistantOffer(composer);
     /** Local mode's frame, started ahead while the page is in server mode (in browsers that used local mode). */
@@ -521,6 +521,11 @@ public final class App implements Interpreter.Listener, Composer.Actions, Server
             composer.remember(q.code());
             composer.setRunning(true);
         }
+    }
+
+    @Override
+    public void onCellTimeouts(long defaultMs, long maxMs) {
+        timeout.limits(defaultMs, maxMs);
     }
 
     @Override

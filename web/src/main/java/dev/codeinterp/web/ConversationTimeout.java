@@ -6,18 +6,19 @@ import dev.codeinterp.web.server.ServerHealth;
 import dev.codeinterp.web.view.TimeoutPicker;
 
 /**
- * The timeout a conversation's cells ask for (server mode): the one picked in the composer is kept
+ * The timeout a conversation's cells ask for, in both modes: the one picked in the composer is kept
  * in this browser by the conversation's route (as {@link ConversationLanguage} keeps the language),
- * else the server's default. A kept value this server does not offer (hand-edited, or from a server
- * with a lower maximum) reads as the default, so no cell asks more than {@code max_timeout_ms}.
- * Local mode asks none: its runtime frame applies the timeout the page was served with to every cell.
+ * else the default. A kept value that is not offered (hand-edited, or from a server with a lower
+ * maximum) reads as the default, so no cell asks more than the most. A server says its default and
+ * most on {@code /healthz}; local mode asks nothing of the network, and its runtime frame says them
+ * (the server's settings its page came with) when it is ready. Until then a cell gets the default.
  */
 final class ConversationTimeout {
     private static final String KEY = "codeinterp.timeout.";
 
     private final TimeoutPicker picker = new TimeoutPicker(this::picked);
     private String route;
-    /** The server's default and most, in seconds, once {@code /healthz} said them and while a server conversation is open. */
+    /** The default and most, in seconds, once they were said for the open conversation. */
     private long defaultSeconds;
     private long maxSeconds;
 
@@ -25,6 +26,7 @@ final class ConversationTimeout {
         return picker;
     }
 
+    /** A conversation opened: a server one learns its limits here, a local one from its frame ({@link #limits}). */
     void open(String route, boolean localMode) {
         this.route = route;
         maxSeconds = 0;
@@ -37,13 +39,18 @@ final class ConversationTimeout {
                 return;
             }
             Health.Limits limits = health.limits();
-            if (limits.maxTimeoutMs() < 1000 || limits.timeoutMs() < 1000) {
-                return; // an older server: its default applies
-            }
-            defaultSeconds = limits.timeoutMs() / 1000;
-            maxSeconds = limits.maxTimeoutMs() / 1000;
-            picker.offer(defaultSeconds, maxSeconds, chosen());
+            limits(limits.timeoutMs(), limits.maxTimeoutMs());
         });
+    }
+
+    /** The open conversation's interpreter takes cells of up to {@code maxMs}, {@code defaultMs} when none is asked. */
+    void limits(long defaultMs, long maxMs) {
+        if (route == null || maxMs < 1000 || defaultMs < 1000 || defaultMs > maxMs) {
+            return; // an older server or frame: its default applies
+        }
+        defaultSeconds = defaultMs / 1000;
+        maxSeconds = maxMs / 1000;
+        picker.offer(defaultSeconds, maxSeconds, chosen());
     }
 
     void close() {
@@ -51,7 +58,7 @@ final class ConversationTimeout {
         maxSeconds = 0;
     }
 
-    /** The seconds a cell run now asks for, or null: the server's default (local mode, limits not known yet). */
+    /** The seconds a cell run now asks for, or null: the interpreter's default (its limits are not known yet). */
     Double forCell() {
         return maxSeconds == 0 ? null : (double) chosen();
     }
@@ -62,7 +69,7 @@ final class ConversationTimeout {
         }
     }
 
-    /** The kept choice if this server offers it, else its default. */
+    /** The kept choice if it is offered, else the default. */
     private long chosen() {
         String stored = route == null ? null : Browser.storageGet(KEY + route);
         if (stored != null && stored.matches("[0-9]{1,6}")) {

@@ -58,7 +58,8 @@ final class LocalRuntimeAssets {
         this.packages = PackageSource.of(settings.pyodidePackagesUrl(), indexPath);
         this.embedAncestors = settings.embedOrigins().csp();
         LocalRuntimeConfig page = new LocalRuntimeConfig(bundle.pyodideVersion(), indexPath, packages.url(), runtimePath,
-                WHEELS_PATH, settings.maxUploadBytes(), settings.defaultTimeout().toMillis(), settings.outputCapBytes(),
+                WHEELS_PATH, settings.maxUploadBytes(), settings.defaultTimeout().toMillis(), settings.maxTimeout().toMillis(),
+                settings.outputCapBytes(),
                 settings.inputTimeout().toMillis(), settings.interruptGrace().toMillis());
         // A JSON data block inside <script>: "<" escaped so no value can close the element.
         String config = WireCodec.encode(page).replace("<", "\\u003c");

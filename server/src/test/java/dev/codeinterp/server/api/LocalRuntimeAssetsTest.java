@@ -277,11 +277,13 @@ class LocalRuntimeAssetsTest {
 
     @Test
     void local_cells_get_the_servers_limits_with_the_page() throws IOException {
-        try (TestApp other = TestApp.start("runc", Map.of("POOL_SIZE", "0", "TIMEOUT", "45s", "OUTPUT_CAP", "2m",
+        try (TestApp other = TestApp.start("runc", Map.of("POOL_SIZE", "0", "TIMEOUT", "45s", "MAX_TIMEOUT", "20m",
+                        "OUTPUT_CAP", "2m",
                         "INPUT_TIMEOUT", "90s", "INTERRUPT_GRACE", "1500ms"),
                 Files.createTempDirectory("codeinterp-local-limits"))) {
             String page = other.get("/local/runtime.html", null).body();
-            assertThat(page).contains("\"timeoutMs\":45000", "\"maxOutputBytes\":2097152", "\"inputTimeoutMs\":90000",
+            assertThat(page).contains("\"timeoutMs\":45000", "\"maxTimeoutMs\":1200000", "\"maxOutputBytes\":2097152",
+                    "\"inputTimeoutMs\":90000",
                     "\"interruptGraceMs\":1500");
         }
     }

@@ -34,10 +34,21 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
         String requestId();
     }
 
-    /** Runs one cell (the frame's defaults for the timeout and output cap apply); no language is Python. */
-    record Execute(String id, String code, Language language) implements ToFrame {
+    /**
+     * Runs one cell; no language is Python. {@code timeoutMs} is the conversation's own cell timeout,
+     * or null: the frame's default (the server's {@code CODEINTERP_TIMEOUT}, given with its page)
+     * applies, as its default output cap always does.
+     */
+    record Execute(String id, String code, Language language, Long timeoutMs) implements ToFrame {
         public Execute {
             language = language == null ? Language.PYTHON : language;
+            if (timeoutMs != null && timeoutMs <= 0) {
+                throw new IllegalArgumentException("a cell's timeout is a positive number of milliseconds, not " + timeoutMs);
+            }
+        }
+
+        public Execute(String id, String code, Language language) {
+            this(id, code, language, null);
         }
 
         public Execute(String id, String code) {
@@ -77,8 +88,16 @@ public sealed interface RuntimeFrameMessage permits RuntimeFrameMessage.ToFrame,
         public Type type() { return Type.LOADING; }
     }
 
-    /** An interpreter is ready; {@code isolated}: interrupts keep Python's state. */
-    record Ready(String python, String pyodide, boolean isolated) implements FromFrame {
+    /**
+     * An interpreter is ready; {@code isolated}: interrupts keep Python's state. {@code timeoutMs} and
+     * {@code maxTimeoutMs}: a cell's default and most timeout in this frame (the server's settings
+     * its page came with), 0 when the frame did not say them.
+     */
+    record Ready(String python, String pyodide, boolean isolated, long timeoutMs, long maxTimeoutMs) implements FromFrame {
+        public Ready(String python, String pyodide, boolean isolated) {
+            this(python, pyodide, isolated, 0, 0);
+        }
+
         public Type type() { return Type.READY; }
     }
 

@@ -23,6 +23,7 @@ final class LocalRuntimeCodec {
         m.put("wheelsURL", c.wheelsUrl());
         m.put("maxUploadBytes", c.maxUploadBytes());
         m.put("timeoutMs", c.timeoutMs());
+        m.put("maxTimeoutMs", c.maxTimeoutMs());
         m.put("maxOutputBytes", c.maxOutputBytes());
         m.put("inputTimeoutMs", c.inputTimeoutMs());
         m.put("interruptGraceMs", c.interruptGraceMs());

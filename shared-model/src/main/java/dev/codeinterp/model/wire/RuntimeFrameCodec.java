@@ -32,6 +32,9 @@ final class RuntimeFrameCodec {
                 m.put("id", e.id());
                 m.put("code", e.code());
                 m.put("language", e.language().wire());
+                if (e.timeoutMs() != null) {
+                    m.put("timeoutMs", e.timeoutMs());
+                }
                 break;
             }
             case WRITE_FILE: {
@@ -66,6 +69,10 @@ final class RuntimeFrameCodec {
                 m.put("python", r.python());
                 m.put("pyodide", r.pyodide());
                 m.put("isolated", r.isolated());
+                if (r.maxTimeoutMs() > 0) {
+                    m.put("timeoutMs", r.timeoutMs());
+                    m.put("maxTimeoutMs", r.maxTimeoutMs());
+                }
                 break;
             }
             case RUNNER:
@@ -132,7 +139,8 @@ final class RuntimeFrameCodec {
         }
         switch (type) {
             case EXECUTE:
-                return new RuntimeFrameMessage.Execute(o.string("id"), o.string("code"), language(o.optString("language", null)));
+                return new RuntimeFrameMessage.Execute(o.string("id"), o.string("code"), language(o.optString("language", null)),
+                        timeoutMs(o.optNumber("timeoutMs")));
             case INTERRUPT:
                 return new RuntimeFrameMessage.Interrupt();
             case RESTART:
@@ -148,7 +156,7 @@ final class RuntimeFrameCodec {
             case LOADING:
                 return new RuntimeFrameMessage.Loading(o.string("message"));
             case READY:
-                return new RuntimeFrameMessage.Ready(o.string("python"), o.string("pyodide"), o.optBoolean("isolated", false));
+                return ready(o);
             case RUNNER:
                 return new RuntimeFrameMessage.Runner(o.string("line"));
             case RESET:
@@ -179,6 +187,28 @@ final class RuntimeFrameCodec {
         } catch (IllegalArgumentException e) {
             throw new JsonException(e.getMessage());
         }
+    }
+
+    /** The frame's cell timeouts come as a pair, the default within the most, or not at all. */
+    private static RuntimeFrameMessage.Ready ready(JsonObject o) {
+        Long timeout = timeoutMs(o.optNumber("timeoutMs"));
+        Long most = timeoutMs(o.optNumber("maxTimeoutMs"));
+        if ((timeout == null) != (most == null) || timeout != null && timeout > most) {
+            throw new JsonException("a frame's timeoutMs and maxTimeoutMs come together, the default within the most");
+        }
+        return new RuntimeFrameMessage.Ready(o.string("python"), o.string("pyodide"), o.optBoolean("isolated", false),
+                timeout == null ? 0 : timeout, most == null ? 0 : most);
+    }
+
+    /** A cell's timeout: whole positive milliseconds, or absent. */
+    private static Long timeoutMs(Double ms) {
+        if (ms == null) {
+            return null;
+        }
+        if (ms <= 0 || ms != Math.floor(ms) || ms > Long.MAX_VALUE) {
+            throw new JsonException("timeoutMs must be a positive whole number of milliseconds, not " + ms);
+        }
+        return ms.longValue();
     }
 
     private static List<FileEntry> files(JsonObject o) {

@@ -1,5 +1,6 @@
 package dev.codeinterp.model.wire;
 
+import dev.codeinterp.model.Language;
 import dev.codeinterp.model.json.JsonException;
 import dev.codeinterp.model.local.RuntimeFrameMessage;
 import dev.codeinterp.model.rest.FileEntry;
@@ -16,6 +17,7 @@ class RuntimeFrameCodecTest {
     void every_message_survives_a_round_trip() {
         List<RuntimeFrameMessage> messages = List.of(
                 new RuntimeFrameMessage.Execute("l1-ab12cd34", "print('hi')"),
+                new RuntimeFrameMessage.Execute("l2-ab12cd34", "import time; time.sleep(60)", Language.PYTHON, 10000L),
                 new RuntimeFrameMessage.Interrupt(),
                 new RuntimeFrameMessage.Restart(),
                 new RuntimeFrameMessage.InputReply("Ada\n\"quoted\""),
@@ -25,6 +27,7 @@ class RuntimeFrameCodecTest {
                 new RuntimeFrameMessage.DeleteFile("f4", "old.txt"),
                 new RuntimeFrameMessage.Loading("Starting Python"),
                 new RuntimeFrameMessage.Ready("3.13.2", "0.28.0", true),
+                new RuntimeFrameMessage.Ready("3.13.2", "0.28.0", false, 30000, 600000),
                 new RuntimeFrameMessage.Runner("{\"type\":\"started\",\"id\":\"l1\",\"execution_count\":1}"),
                 new RuntimeFrameMessage.Reset("the interpreter was restarted on request"),
                 new RuntimeFrameMessage.Fatal("no WebAssembly"),
@@ -42,9 +45,22 @@ class RuntimeFrameCodecTest {
     void the_app_sends_exactly_the_fields_the_frame_reads() {
         assertThat(WireCodec.encode(new RuntimeFrameMessage.Execute("l1-x", "1+1")))
                 .isEqualTo("{\"type\":\"execute\",\"id\":\"l1-x\",\"code\":\"1+1\",\"language\":\"python\"}");
+        assertThat(WireCodec.encode(new RuntimeFrameMessage.Execute("l2-x", "1", Language.JAVASCRIPT, 300000L)))
+                .isEqualTo("{\"type\":\"execute\",\"id\":\"l2-x\",\"code\":\"1\",\"language\":\"javascript\","
+                        + "\"timeoutMs\":300000}");
         assertThat(WireCodec.encode(new RuntimeFrameMessage.WriteFile("f7", "a.txt")))
                 .isEqualTo("{\"type\":\"writeFile\",\"requestId\":\"f7\",\"name\":\"a.txt\"}");
         assertThat(WireCodec.encode(new RuntimeFrameMessage.Interrupt())).isEqualTo("{\"type\":\"interrupt\"}");
+    }
+
+    @Test
+    void a_cell_timeout_that_is_not_whole_positive_milliseconds_is_refused() {
+        for (String bad : new String[]{"0", "-5", "1.5", "\"10\"", "1e300"}) {
+            assertThatThrownBy(() -> RuntimeFrameCodec.decode("{\"type\":\"execute\",\"id\":\"x\",\"code\":\"1\",\"timeoutMs\":"
+                    + bad + "}")).as(bad).isInstanceOf(JsonException.class);
+        }
+        assertThatThrownBy(() -> new RuntimeFrameMessage.Execute("x", "1", Language.PYTHON, 0L))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -78,5 +94,10 @@ class RuntimeFrameCodecTest {
                 .isInstanceOf(JsonException.class);
         assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"ready\",\"python\":\"3\",\"pyodide\":\"0\","
                 + "\"isolated\":\"yes\"}")).isInstanceOf(JsonException.class);
+        for (String timeouts : new String[]{"\"timeoutMs\":30000", "\"timeoutMs\":60000,\"maxTimeoutMs\":30000",
+                "\"timeoutMs\":-1,\"maxTimeoutMs\":30000", "\"timeoutMs\":1000,\"maxTimeoutMs\":\"lots\""}) {
+            assertThatThrownBy(() -> WireCodec.decodeFromRuntimeFrame("{\"type\":\"ready\",\"python\":\"3\",\"pyodide\":\"0\","
+                    + timeouts + "}")).as(timeouts).isInstanceOf(JsonException.class);
+        }
     }
 }

@@ -197,10 +197,10 @@ class WireBodiesTest {
     @Test
     void local_mode_gets_its_page_config_and_wheel_index_in_the_keys_its_javascript_reads() {
         assertThat(WireCodec.encode(new LocalRuntimeConfig("0.27.7", "/pyodide/0.27.7/", "/pyodide/0.27.7/", "/local/abc/",
-                "/local/wheels/", 100L << 20, 30_000, 1L << 20, 300_000, 2_000)))
+                "/local/wheels/", 100L << 20, 30_000, 3_600_000, 1L << 20, 300_000, 2_000)))
                 .isEqualTo("{\"pyodideVersion\":\"0.27.7\",\"indexURL\":\"/pyodide/0.27.7/\",\"packagesURL\":\"/pyodide/0.27.7/\","
                         + "\"runtimeURL\":\"/local/abc/\",\"wheelsURL\":\"/local/wheels/\",\"maxUploadBytes\":104857600,"
-                        + "\"timeoutMs\":30000,\"maxOutputBytes\":1048576,\"inputTimeoutMs\":300000,\"interruptGraceMs\":2000}");
+                        + "\"timeoutMs\":30000,\"maxTimeoutMs\":3600000,\"maxOutputBytes\":1048576,\"inputTimeoutMs\":300000,\"interruptGraceMs\":2000}");
         assertThat(WireCodec.encode(new WheelIndex(List.of(new WheelIndex.Wheel("tiny-1.0-py3-none-any.whl", 10, List.of("tiny", "tiny_extra"))))))
                 .isEqualTo("{\"wheels\":[{\"file\":\"tiny-1.0-py3-none-any.whl\",\"size\":10,\"imports\":[\"tiny\",\"tiny_extra\"]}]}");
     }

@@ -1,3 +1,4 @@
+// Over 300 lines: local mode's whole session (the frame, its history, files, the assistant), as ServerSession is server mode's.
 package dev.codeinterp.web.local;
 
 import dev.codeinterp.model.AssistantStatus;
@@ -137,6 +138,9 @@ public final class LocalInterpreter implements Interpreter {
             case READY: {
                 RuntimeFrameMessage.Ready ready = (RuntimeFrameMessage.Ready) message;
                 listener.onDescription("Local · Pyodide " + ready.pyodide() + " · in this browser");
+                if (ready.maxTimeoutMs() > 0) {
+                    listener.onCellTimeouts(ready.timeoutMs(), ready.maxTimeoutMs());
+                }
                 listener.onState(ready.isolated() ? "ready" : "ready (interrupt restarts Python)");
                 listener.onProblem(null);
                 break;
@@ -207,7 +211,9 @@ public final class LocalInterpreter implements Interpreter {
             assistant.close();
         }
         assistant = endpoint == null ? null
-                : new LocalAssistant(endpoint, this::emit, this::start, this::interrupt, () -> new ArrayList<>(log));
+                : new LocalAssistant(endpoint, this::emit,
+                        // its cells get the frame's default timeout, as the server's assistant gives its cells the server's
+                        (code, language) -> start(code, language, null), this::interrupt, () -> new ArrayList<>(log));
     }
 
     @Override
@@ -231,15 +237,25 @@ public final class LocalInterpreter implements Interpreter {
 
     @Override
     public boolean execute(String code, Language language) {
-        start(code, language);
+        start(code, language, null);
         return true;
     }
 
-    private String start(String code, Language language) {
+    /** The cell gets {@code timeoutSeconds} (the conversation's own), or the frame's default when null. */
+    @Override
+    public boolean execute(String code, Language language, List<String> packages, Double timeoutSeconds) {
+        if (!packages.isEmpty()) {
+            return Interpreter.super.execute(code, language, packages); // refuses them: packages install in server mode only
+        }
+        start(code, language, timeoutSeconds == null ? null : Math.round(timeoutSeconds * 1000));
+        return true;
+    }
+
+    private String start(String code, Language language, Long timeoutMs) {
         String executionId = "l" + (seq + 1) + "-" + randomId().substring(0, 8);
         unfinished.add(executionId);
         emit(executionId, new Event.Queued(code, language));
-        frame.post(new RuntimeFrameMessage.Execute(executionId, code, language));
+        frame.post(new RuntimeFrameMessage.Execute(executionId, code, language, timeoutMs));
         return executionId;
     }
 

@@ -24,6 +24,13 @@ public interface Interpreter {
         /** The cell with this code was not taken (it did not run and will not): give it back, saying why. */
         void onRefused(String code, String message);
 
+        /**
+         * The cell timeouts this interpreter takes, in ms: its default and its most (local mode's
+         * frame says them when it is ready; a server says them on {@code /healthz} instead).
+         */
+        default void onCellTimeouts(long defaultMs, long maxMs) {
+        }
+
         /** The interpreter takes no more cells (its session is gone); the sentence says what to do. */
         void onEnded(String message);
 

@@ -36,25 +36,24 @@ public final class ForkButton {
     /** Shown; {@code whyNot} null for a fork that can work, else the reason it cannot, shown on hover. */
     public void offer(String whyNot) {
         root.removeAttribute("hidden");
-        Dom.setText(root, "Fork");
-        enable(whyNot == null, whyNot == null ? TITLE : whyNot);
+        enable(whyNot == null, "Fork", whyNot == null ? TITLE : whyNot);
     }
 
     /** A fork is being made: not asked for twice. */
     public void forking() {
-        Dom.setText(root, "Forking…");
-        enable(false, "Copying this conversation…");
+        enable(false, "Forking…", "Copying this conversation…");
     }
 
-    private void enable(boolean enabled, String title) {
+    /** The accessible name starts with the text shown, so speech input finds it by what it says (axe). */
+    private void enable(boolean enabled, String text, String title) {
+        Dom.setText(root, text);
         if (enabled) {
             root.removeAttribute("disabled");
         } else {
             root.setAttribute("disabled", "");
         }
         root.setAttribute("title", title);
-        // the accessible name starts with what the button shows (WCAG's label in name); disabled says itself
-        root.setAttribute("aria-label", root.getTextContent() + ": " + title);
+        root.setAttribute("aria-label", text + ": " + title);
     }
 
     /**

@@ -11,7 +11,8 @@ import java.util.function.LongConsumer;
 /**
  * The composer's cell timeout: a {@code <select>} of steps (10 s up to 1 h) up to the most this
  * server lets a cell ask ({@code /healthz} {@code limits.max_timeout_ms}), with the server's default
- * and its most among them. Hidden until the server has said its limits, and in local mode.
+ * and its most among them, in both modes (local mode's runtime frame has the same settings with its
+ * page and says them when it is ready). Hidden until the limits are known.
  */
 public final class TimeoutPicker {
     private static final long[] STEPS = {10, 30, 60, 300, 600, 1800, 3600};
@@ -62,10 +63,7 @@ public final class TimeoutPicker {
         root.getStyle().setProperty("display", "");
     }
 
-    /**
-     * Not offered: local mode, whose runtime frame gives every cell the timeout the page was served
-     * with (its execute message carries none), or a server that does not say its limits.
-     */
+    /** Not offered: the limits are not known yet, or the server does not say them (its default applies). */
     public void hide() {
         root.getStyle().setProperty("display", "none");
     }
