@@ -20,7 +20,7 @@ final class SandboxHealth implements EngineHealth {
     public Engine now() {
         EngineInfo info = backend.info();
         return new Engine(new Health.Engine(info.available(), info.version(), info.runtimes(), info.problem()), info.runtime(),
-                info.runtimeVersion(), info.image());
+                info.runtimeVersion(), info.runtimePlatform(), info.image());
     }
 
     @Override

@@ -13,6 +13,6 @@ public interface EngineHealth {
     /** The warm pool: idle sandboxes, its target, its last problem. */
     Health.Pool pool();
 
-    record Engine(Health.Engine state, String runtime, String runtimeVersion, String image) {
+    record Engine(Health.Engine state, String runtime, String runtimeVersion, String runtimePlatform, String image) {
     }
 }

@@ -46,7 +46,7 @@ final class HealthApi {
         Health.Use use = new Health.Use(admission.open(), admission.creating());
         Health.Idle idle = sessions.residency().idle();
         Health health = new Health(docker, info.runtime(), info.runtimeVersion(), info.image(), poolState, sessions.liveCount(),
-                keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster());
+                keysRequired, limits, use, assistant, idle, runtimeChoice(idle), cluster(), info.runtimePlatform());
         // the front door stops routing this node's old session ids here once it has handed every session over
         ctx.header(NODE_STATE, node.handedOver() ? "drained" : node.state());
         RestApi.json(ctx, 200, WireCodec.encode(health));

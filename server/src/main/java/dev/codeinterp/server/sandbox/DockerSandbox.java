@@ -65,6 +65,8 @@ final class DockerSandbox implements Sandbox {
     private volatile boolean detached;
     private volatile Runnable exited = () -> { };
     private volatile boolean alive = true;
+    /** The kernel's OOM killer struck this container ({@link OomWatch}): it was killed, and dies of memory. */
+    private volatile boolean outOfMemory;
 
     /**
      * {@code docker} for short calls, {@code streams} for the attach; {@code removal} takes the
@@ -303,6 +305,24 @@ final class DockerSandbox implements Sandbox {
         }
     }
 
+    /**
+     * The kernel killed a process of this container for memory, which leaves a gVisor sandbox stuck
+     * at its limit: it is killed now (off the watch's thread), and its exit is out of memory.
+     */
+    void outOfMemory() {
+        outOfMemory = true;
+        log.info("sandbox {} hit its memory limit: killing it", shortId());
+        Thread killer = new Thread(() -> {
+            try {
+                docker.killContainerCmd(containerId).exec();
+            } catch (RuntimeException e) {
+                log.debug("killing {} after an OOM kill", shortId(), e); // already gone: its exit is reported all the same
+            }
+        }, "oom-kill-" + shortId());
+        killer.setDaemon(true);
+        killer.start();
+    }
+
     /** Whether the engine says the container runs. */
     boolean running() {
         try {
@@ -317,10 +337,10 @@ final class DockerSandbox implements Sandbox {
         try {
             InspectContainerResponse.ContainerState state = docker.inspectContainerCmd(containerId).exec().getState();
             Long code = state.getExitCodeLong();
-            boolean oom = Boolean.TRUE.equals(state.getOOMKilled());
+            boolean oom = outOfMemory || Boolean.TRUE.equals(state.getOOMKilled());
             return SandboxExit.inspected(code == null ? null : code.intValue(), oom, lastOutput());
         } catch (RuntimeException e) {
-            return SandboxExit.uninspectable(lastOutput());
+            return outOfMemory ? SandboxExit.inspected(null, true, lastOutput()) : SandboxExit.uninspectable(lastOutput());
         }
     }
 

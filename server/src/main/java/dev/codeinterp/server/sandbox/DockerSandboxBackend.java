@@ -64,6 +64,8 @@ public final class DockerSandboxBackend implements SandboxBackend {
     private final ContainerReaper reaper;
     private final RuntimeVersion runtimeVersion;
     private final EngineCheckpoints checkpoints;
+    /** gVisor sandboxes only: under runc the kernel's OOM kill ends the container itself (see OomWatch). */
+    private final OomWatch oomWatch = new OomWatch();
     private volatile Path engineRoot;
     private volatile EngineInfo lastInfo;
     private volatile long lastInfoAt;
@@ -140,6 +142,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         try {
             sandbox.attach();
             docker.startContainerCmd(sandbox.id()).exec();
+            watchMemory(sandbox);
             sandbox.ready().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             return sandbox;
         } catch (Exception e) {
@@ -177,7 +180,24 @@ public final class DockerSandboxBackend implements SandboxBackend {
 
     private DockerSandbox newSandbox(String containerId, String runtime, Workspace workspace) {
         reaper.opened(containerId);
-        return new DockerSandbox(docker, connections.streams(), containerId, runtime, workspace, reaper::closed, reaper::kept);
+        return new DockerSandbox(docker, connections.streams(), containerId, runtime, workspace, this::removed, this::kept);
+    }
+
+    private void removed(String containerId) {
+        oomWatch.unwatch(containerId);
+        reaper.closed(containerId);
+    }
+
+    private void kept(String containerId) {
+        oomWatch.unwatch(containerId);
+        reaper.kept(containerId);
+    }
+
+    /** A started gVisor sandbox on this host is watched for the kernel's OOM kills, which it cannot survive. */
+    private void watchMemory(DockerSandbox sandbox) {
+        if (sandbox.runtime().startsWith("runsc") && connections.onThisHost()) {
+            oomWatch.watch(sandbox.id(), sandbox::outOfMemory);
+        }
     }
 
     /**
@@ -260,6 +280,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
         DockerSandbox sandbox = newSandbox(containerId, runtime, workspace);
         try {
             sandbox.adopt(linesStored);
+            watchMemory(sandbox);
             return sandbox;
         } catch (Exception e) {
             throw failed(sandbox, "could not attach to its sandbox", e);
@@ -360,6 +381,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
                 sandbox.adopt(linesStored);
                 long attached = System.nanoTime();
                 checkpoints.startFrom(sandbox.id(), checkpoint.name());
+                watchMemory(sandbox);
                 log.info("restored {} MiB in {} ms: create {}, place {}, attach {}, start from the checkpoint {}",
                         checkpoint.bytes() >> 20, ms(System.nanoTime() - t0), ms(created - t0), ms(placedAt - created),
                         ms(attached - placedAt), ms(System.nanoTime() - attached));
@@ -468,7 +490,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
             String runtimeVersionNow = runtimes.contains(spec.runtime())
                     ? runtimeVersion.of(spec.runtime(), version.getComponents(), registered) : null;
             return new EngineInfo(imagePresent && problem == null, version.getVersion(), runtimes, spec.runtime(),
-                    runtimeVersionNow, spec.image(), problem);
+                    runtimeVersionNow, RuntimePlatform.of(spec.runtime(), registered), spec.image(), problem);
         } catch (RuntimeException e) {
             return EngineInfo.unavailable(spec.runtime(), spec.image(), "no Docker engine answers: " + e.getMessage());
         }
@@ -478,6 +500,7 @@ public final class DockerSandboxBackend implements SandboxBackend {
     @Override
     public void close() {
         try {
+            oomWatch.close();
             reaper.close();
         } finally {
             connections.close();

@@ -26,6 +26,11 @@ abstract class HardeningContract {
 
     abstract String runtime();
 
+    /** gVisor's platform the engine registers this runtime with; null for runc. */
+    String platform() {
+        return null;
+    }
+
     TestApp app() {
         return TestApp.shared(runtime());
     }
@@ -143,6 +148,7 @@ abstract class HardeningContract {
 
     @Test
     void a_memory_bomb_ends_as_oom_and_the_session_works_again() {
+        assertThat(app().main.backend().info().runtimePlatform()).as("the platform this contract holds on").isEqualTo(platform());
         TestApp.SessionRef s = app().createSession();
         JsonObject r = app().execute(s, "blocks = []\nwhile True:\n    blocks.append(bytearray(64 * 1024 * 1024))", 60.0);
         assertThat(r.string("status")).as(r.asMap().toString()).isEqualTo("oom");

@@ -6,4 +6,9 @@ class RunscShellCommandsTest extends ShellCommandsContract {
     String runtime() {
         return "runsc";
     }
+
+    @Override
+    String platform() {
+        return "systrap";
+    }
 }

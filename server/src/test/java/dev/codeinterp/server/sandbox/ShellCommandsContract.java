@@ -40,6 +40,11 @@ abstract class ShellCommandsContract {
 
     abstract String runtime();
 
+    /** gVisor's platform, as scripts/setup-host.sh registers runsc; null for runc. */
+    String platform() {
+        return null;
+    }
+
     @BeforeEach
     void start() {
         app = TestApp.shared(runtime());
@@ -155,9 +160,10 @@ abstract class ShellCommandsContract {
     }
 
     @Test
-    void healthz_names_the_runtime_sessions_get_and_its_version() {
+    void healthz_names_the_runtime_sessions_get_its_version_and_its_platform() {
         JsonObject h = app.get("/healthz", null).json();
         assertThat(h.string("runtime")).isEqualTo(runtime());
         assertThat(h.optString("runtime_version", null)).as(h.asMap().toString()).isNotBlank();
+        assertThat(h.optString("runtime_platform", null)).as(h.asMap().toString()).isEqualTo(platform());
     }
 }

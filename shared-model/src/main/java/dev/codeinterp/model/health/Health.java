@@ -8,11 +8,21 @@ import java.util.List;
  * The answer of {@code /healthz}: whether code can run on this server, and if not, why; the runtime
  * sessions get and its version (null when unknown); the warm pool, the admission limits and how much
  * of them is in use; how that runtime was chosen ({@code runtimeChoice}). {@code status} and
- * {@code server_mode} on the wire follow from whether the engine is available.
+ * {@code server_mode} on the wire follow from whether the engine is available. {@code runtimePlatform} is
+ * gVisor's platform ({@code systrap}, {@code ptrace}, {@code kvm}) as the engine registers runsc, null
+ * for runc or when the registration names none.
  */
 public record Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
                      boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice,
-                     Cluster cluster) {
+                     Cluster cluster, String runtimePlatform) {
+
+    /** A server that does not say its runtime's platform (an older one, or runc). */
+    public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,
+                  boolean authRequired, Limits limits, Use use, Assistant assistant, Idle idle, RuntimeChoice runtimeChoice,
+                  Cluster cluster) {
+        this(docker, runtime, runtimeVersion, image, pool, sessions, authRequired, limits, use, assistant, idle, runtimeChoice,
+                cluster, null);
+    }
 
     /** A server that does not say which node it is (an older one). */
     public Health(Engine docker, String runtime, String runtimeVersion, String image, Pool pool, int sessions,

@@ -39,6 +39,7 @@ final class HealthCodec {
         m.put("docker", docker);
         m.put("runtime", h.runtime());
         m.put("runtime_version", h.runtimeVersion());
+        m.put("runtime_platform", h.runtimePlatform());
         m.put("image", h.image());
         m.put("pool", pool);
         m.put("sessions", h.sessions());
@@ -132,7 +133,8 @@ final class HealthCodec {
             cluster = new Health.Cluster(c.optString("node", null), c.optString("state", null), java.util.List.copyOf(nodes));
         }
         return new Health(docker, o.optString("runtime", null), o.optString("runtime_version", null), o.optString("image", null),
-                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice, cluster);
+                pool, count(o, "sessions"), o.optBoolean("auth_required", false), limits, use, assistant, idle, choice, cluster,
+                o.optString("runtime_platform", null));
     }
 
     static String encode(Health.Room r) {

@@ -89,7 +89,8 @@ class WireBodiesTest {
         String json = WireCodec.encode(ok);
         assertThat(json).isEqualTo("{\"status\":\"ok\",\"server_mode\":true,"
                 + "\"docker\":{\"available\":true,\"version\":\"20.10.24\",\"runtimes\":[\"runc\",\"runsc\"],\"problem\":null},"
-                + "\"runtime\":\"runsc\",\"runtime_version\":\"0.0~20240729.0\",\"image\":\"codeinterp-sandbox:abc\","
+                + "\"runtime\":\"runsc\",\"runtime_version\":\"0.0~20240729.0\",\"runtime_platform\":null,"
+                + "\"image\":\"codeinterp-sandbox:abc\","
                 + "\"pool\":{\"ready\":2,\"target\":2,\"problem\":null},"
                 + "\"sessions\":3,\"auth_required\":true,"
                 + "\"limits\":{\"sessions\":1000,\"sessions_per_client\":250,\"queued_cells\":32,\"concurrent_creates\":8,"
@@ -100,6 +101,17 @@ class WireBodiesTest {
         assertThat(WireCodec.decodeHealth(json)).isEqualTo(ok);
         // an older server does not say its cell timeouts: unknown (0), never a guess
         assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true},\"limits\":{\"sessions\":1}}").limits().maxTimeoutMs()).isZero();
+    }
+
+    @Test
+    void health_names_gvisors_platform_and_an_older_server_reads_as_not_saying() {
+        Health h = new Health(new Health.Engine(true, "20.10.24", List.of("runc", "runsc"), null), "runsc", "0.0~20240729.0", "img",
+                new Health.Pool(0, 0, null), 0, false, new Health.Limits(1, 1, 1, 1), new Health.Use(0, 0), Health.Assistant.OFF,
+                null, null, null, "systrap");
+        String json = WireCodec.encode(h);
+        assertThat(json).contains("\"runtime_version\":\"0.0~20240729.0\",\"runtime_platform\":\"systrap\",");
+        assertThat(WireCodec.decodeHealth(json)).isEqualTo(h);
+        assertThat(WireCodec.decodeHealth("{\"docker\":{\"available\":true}}").runtimePlatform()).isNull();
     }
 
     @Test
