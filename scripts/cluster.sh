@@ -204,7 +204,7 @@ write_engine_config() {
   "ip-forward": false,
   "ip-masq": false,
   "experimental": true,
-  "runtimes": {"runsc": {"path": "$runsc", "runtimeArgs": ["--network=none", "--platform=systrap"]}}
+  "runtimes": {"runsc": {"path": "$runsc", "runtimeArgs": ["--network=none", "--platform=ptrace"]}}
 }
 EOF
 }

@@ -120,10 +120,10 @@ else
 fi
 
 # Register runsc; --network=none is required on these hosts (the sandbox has no network anyway).
-# --platform=systrap: it traps a system call in ~23 µs here against ptrace's ~52 µs (KVM hangs at
-# create on these nested-virtualisation hosts). Under systrap the kernel's OOM kill strikes one of the
-# sandbox's host processes and leaves it stuck at its memory limit, so the server watches each
-# sandbox's memory cgroup and kills it then (OomWatch): the cell ends as "oom" (HardeningContract).
+# --platform=ptrace: systrap traps a system call in ~23 µs here against ptrace's ~52 µs, but an idle
+# sandbox under systrap burns ~5 % of a core (its stubs spin), ptrace's ~0: with hundreds of sessions
+# open systrap took the whole machine (docs/benchmarks.md, 2026-12-02). KVM hangs at create on these
+# nested-virtualisation hosts. Either gVisor platform ends a memory bomb as "oom" (OomWatch).
 # "experimental" lets Docker checkpoint and restore runsc containers. Other settings are kept.
 mkdir -p /etc/docker
 config_changed=$(python3 - /etc/docker/daemon.json "$runsc_path" <<'PY'
@@ -140,7 +140,7 @@ before = json.dumps(cfg, sort_keys=True)
 entry = cfg.setdefault("runtimes", {}).setdefault("runsc", {})
 entry["path"] = runsc
 args = [a for a in entry.get("runtimeArgs", []) if not a.startswith("--platform")]
-for arg in ("--network=none", "--platform=systrap"):
+for arg in ("--network=none", "--platform=ptrace"):
     if arg not in args:
         args.append(arg)
 entry["runtimeArgs"] = args

@@ -9,6 +9,6 @@ class RunscShellCommandsTest extends ShellCommandsContract {
 
     @Override
     String platform() {
-        return "systrap";
+        return "ptrace";
     }
 }
